@@ -1,0 +1,4 @@
+//! Konakis: a tafl engine. `rules` knows the game; `search` plays it;
+//! `protocol` and `cli` talk to the world.
+
+pub mod rules;

@@ -1,0 +1,471 @@
+//! Rule options and presets.
+//!
+//! A [`Rules`] value holds every rule option of a game, built from a preset
+//! plus named overrides. When an option changes, the masks the hot path reads
+//! (forbidden squares, hostile squares for each side, escape squares, walls)
+//! are recomputed, so move generation and capture never branch on options.
+
+use super::notation::{parse_record, Setup};
+use super::types::{Bitboard, Side, Square, MAX_SIZE, STRIDE};
+use std::fmt;
+use std::str::FromStr;
+
+/// Where the king escapes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Escape {
+    Edge,
+    Corner,
+}
+
+/// Whether pieces other than the king may cross the empty throne.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThronePassage {
+    Pass,
+    Wall,
+}
+
+/// Which sides a special square is hostile to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hostility {
+    None,
+    Attackers,
+    Defenders,
+    Both,
+}
+
+impl Hostility {
+    pub fn includes(self, side: Side) -> bool {
+        matches!(
+            (self, side),
+            (Hostility::Both, _)
+                | (Hostility::Attackers, Side::Attackers)
+                | (Hostility::Defenders, Side::Defenders)
+        )
+    }
+}
+
+/// Corner squares: ordinary, or restricted to the king and hostile to all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Corners {
+    Plain,
+    Restricted,
+}
+
+/// How the king is captured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KingCapture {
+    /// Custodial, like a soldier.
+    Weak,
+    /// Four attackers on the throne, three beside it, custodial elsewhere.
+    Linnaeus,
+    /// Four attackers (the empty throne counting as one) everywhere.
+    Strong,
+}
+
+/// What a third occurrence of a position does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repetition {
+    None,
+    Draw,
+    MoverLoses,
+    DefendersLose,
+}
+
+macro_rules! named_enum {
+    ($ty:ident { $($variant:ident => $name:literal),* $(,)? }) => {
+        impl $ty {
+            pub const NAMES: &'static [&'static str] = &[$($name),*];
+            pub fn name(self) -> &'static str {
+                match self { $($ty::$variant => $name),* }
+            }
+        }
+        impl FromStr for $ty {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, String> {
+                match s.to_ascii_lowercase().as_str() {
+                    $($name => Ok($ty::$variant),)*
+                    _ => Err(format!("'{}' is not one of: {}", s, $ty::NAMES.join(", "))),
+                }
+            }
+        }
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+
+named_enum!(Escape { Edge => "edge", Corner => "corner" });
+named_enum!(ThronePassage { Pass => "pass", Wall => "wall" });
+named_enum!(Hostility { None => "none", Attackers => "attackers", Defenders => "defenders", Both => "both" });
+named_enum!(Corners { Plain => "plain", Restricted => "restricted" });
+named_enum!(KingCapture { Weak => "weak", Linnaeus => "linnaeus", Strong => "strong" });
+named_enum!(Repetition { None => "none", Draw => "draw", MoverLoses => "mover-loses", DefendersLose => "defenders-lose" });
+
+/// The named rule presets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    Tablut,
+    TablutLatin,
+    Tablut1811,
+    TablutEnglish,
+    TablutCorner,
+    Brandubh,
+    Copenhagen,
+    Fetlar,
+}
+
+named_enum!(Preset {
+    Tablut => "tablut",
+    TablutLatin => "tablut-latin",
+    Tablut1811 => "tablut-1811",
+    TablutEnglish => "tablut-english",
+    TablutCorner => "tablut-corner",
+    Brandubh => "brandubh",
+    Copenhagen => "copenhagen",
+    Fetlar => "fetlar",
+});
+
+impl Preset {
+    pub const ALL: [Preset; 8] = [
+        Preset::Tablut,
+        Preset::TablutLatin,
+        Preset::Tablut1811,
+        Preset::TablutEnglish,
+        Preset::TablutCorner,
+        Preset::Brandubh,
+        Preset::Copenhagen,
+        Preset::Fetlar,
+    ];
+}
+
+/// Start position of the 9x9 tablut family.
+pub const START_9: &str = "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+/// Start position of brandubh.
+pub const START_7: &str = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+/// Start position of Copenhagen and Fetlar.
+pub const START_11: &str =
+    "/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+
+/// Masks derived from the options, read by the hot path.
+#[derive(Clone, Debug, Default)]
+pub struct Masks {
+    /// Every square of the board.
+    pub board: Bitboard,
+    /// The outer ring.
+    pub edge: Bitboard,
+    /// The central square.
+    pub throne: Bitboard,
+    pub throne_sq: Option<Square>,
+    /// The four corner squares.
+    pub corners: Bitboard,
+    /// Squares where the king wins by arriving.
+    pub escape: Bitboard,
+    /// Squares only the king may stop on (throne, restricted corners).
+    pub soldier_forbidden: Bitboard,
+    /// Squares that block soldiers even when empty (a walled throne).
+    pub soldier_walls: Bitboard,
+    /// Squares hostile to a side's pieces while the throne is empty.
+    pub hostile_throne_empty: [Bitboard; 2],
+    /// Squares hostile to a side's pieces while the king is on the throne.
+    pub hostile_throne_occupied: [Bitboard; 2],
+    /// `(1 << size) - 1`.
+    pub line: u16,
+    /// Per rank: allowed destination bits for soldiers on that rank.
+    pub soldier_rank_dest: [u16; MAX_SIZE],
+    /// Per file: allowed destination bits for soldiers on that file.
+    pub soldier_file_dest: [u16; MAX_SIZE],
+    /// The same walls in transposed numbering.
+    pub soldier_walls_t: u128,
+}
+
+/// Every rule option of a game. Build one with [`Rules::preset`] and change
+/// options with [`Rules::set`]; the masks follow automatically.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    pub preset: Preset,
+    pub setup: Setup,
+    pub first: Side,
+    pub escape: Escape,
+    pub throne_passage: ThronePassage,
+    pub empty_throne_hostile: Hostility,
+    pub occupied_throne_hostile: Hostility,
+    pub corners: Corners,
+    pub king_armed: bool,
+    pub king_capture: KingCapture,
+    pub law10: bool,
+    pub shieldwall: bool,
+    pub exit_fort: bool,
+    pub encirclement: bool,
+    pub repetition: Repetition,
+    /// Draw after this many plies without a capture (0 = off).
+    pub no_capture_limit: u32,
+    /// Draw after this many plies in total (0 = off).
+    pub ply_limit: u32,
+    masks: Masks,
+}
+
+/// The names of the rule options, in the order `tei` lists them.
+pub const RULE_OPTION_NAMES: &[&str] = &[
+    "Start",
+    "FirstMove",
+    "Escape",
+    "ThronePassage",
+    "EmptyThroneHostile",
+    "OccupiedThroneHostile",
+    "Corners",
+    "KingArmed",
+    "KingCapture",
+    "Law10",
+    "Shieldwall",
+    "ExitFort",
+    "Encirclement",
+    "Repetition",
+    "NoCaptureLimit",
+    "PlyLimit",
+];
+
+fn parse_bool(v: &str) -> Result<bool, String> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "on" | "yes" | "1" | "y" => Ok(true),
+        "false" | "off" | "no" | "0" | "n" => Ok(false),
+        _ => Err(format!("'{v}' is not a boolean (true or false)")),
+    }
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules::preset(Preset::Tablut)
+    }
+}
+
+impl Rules {
+    /// The rules of a named preset (see `docs/rules.md`).
+    pub fn preset(preset: Preset) -> Rules {
+        use Hostility as H;
+        let start = match preset {
+            Preset::Brandubh => START_7,
+            Preset::Copenhagen | Preset::Fetlar => START_11,
+            _ => START_9,
+        };
+        let mut r = Rules {
+            preset,
+            setup: parse_record(start).expect("built-in start positions are valid"), // ok: constant
+            first: Side::Attackers,
+            escape: Escape::Edge,
+            throne_passage: ThronePassage::Pass,
+            empty_throne_hostile: H::Both,
+            occupied_throne_hostile: H::Attackers,
+            corners: Corners::Plain,
+            king_armed: true,
+            king_capture: KingCapture::Linnaeus,
+            law10: false,
+            shieldwall: false,
+            exit_fort: false,
+            encirclement: false,
+            repetition: Repetition::MoverLoses,
+            no_capture_limit: 100,
+            ply_limit: 0,
+            masks: Masks::default(),
+        };
+        match preset {
+            Preset::Tablut => {}
+            Preset::TablutLatin => {
+                r.throne_passage = ThronePassage::Wall;
+                r.occupied_throne_hostile = H::None;
+                r.repetition = Repetition::None;
+                r.no_capture_limit = 160;
+            }
+            Preset::Tablut1811 | Preset::TablutEnglish => {
+                r.empty_throne_hostile = H::None;
+                r.occupied_throne_hostile = H::None;
+                r.law10 = true;
+                r.repetition = Repetition::Draw;
+                r.no_capture_limit = 0;
+                r.ply_limit = 200;
+                if preset == Preset::TablutEnglish {
+                    r.king_capture = KingCapture::Strong;
+                }
+            }
+            Preset::TablutCorner | Preset::Brandubh | Preset::Copenhagen | Preset::Fetlar => {
+                r.escape = Escape::Corner;
+                r.corners = Corners::Restricted;
+                r.king_capture = if preset == Preset::Brandubh {
+                    KingCapture::Linnaeus
+                } else {
+                    KingCapture::Strong
+                };
+                r.repetition = Repetition::Draw;
+                r.no_capture_limit = 0;
+                if preset == Preset::Copenhagen {
+                    r.shieldwall = true;
+                    r.exit_fort = true;
+                    r.encirclement = true;
+                    r.repetition = Repetition::DefendersLose;
+                }
+                if preset == Preset::Fetlar {
+                    r.encirclement = true;
+                }
+            }
+        }
+        r.recompute();
+        r
+    }
+
+    /// Board side length.
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.setup.size
+    }
+
+    #[inline]
+    pub fn masks(&self) -> &Masks {
+        &self.masks
+    }
+
+    /// Sets one rule option by name (case-insensitive). On error nothing changes.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let value = value.trim();
+        let err = |e: String| format!("rule option {name}: {e}");
+        match name.to_ascii_lowercase().as_str() {
+            "start" => {
+                let setup = parse_record(value).map_err(err)?;
+                self.setup = setup;
+            }
+            "firstmove" => self.first = value.parse().map_err(err)?,
+            "escape" => self.escape = value.parse().map_err(err)?,
+            "thronepassage" => self.throne_passage = value.parse().map_err(err)?,
+            "emptythronehostile" => self.empty_throne_hostile = value.parse().map_err(err)?,
+            "occupiedthronehostile" => self.occupied_throne_hostile = value.parse().map_err(err)?,
+            "corners" => self.corners = value.parse().map_err(err)?,
+            "kingarmed" => self.king_armed = parse_bool(value).map_err(err)?,
+            "kingcapture" => self.king_capture = value.parse().map_err(err)?,
+            "law10" => self.law10 = parse_bool(value).map_err(err)?,
+            "shieldwall" => self.shieldwall = parse_bool(value).map_err(err)?,
+            "exitfort" => self.exit_fort = parse_bool(value).map_err(err)?,
+            "encirclement" => self.encirclement = parse_bool(value).map_err(err)?,
+            "repetition" => self.repetition = value.parse().map_err(err)?,
+            "nocapturelimit" => {
+                self.no_capture_limit = value
+                    .parse()
+                    .map_err(|_| err(format!("'{value}' is not a number of plies")))?
+            }
+            "plylimit" => {
+                self.ply_limit = value
+                    .parse()
+                    .map_err(|_| err(format!("'{value}' is not a number of plies")))?
+            }
+            _ => return Err(format!("unknown rule option '{name}'")),
+        }
+        self.recompute();
+        Ok(())
+    }
+
+    /// Reads one rule option back as text, in the form [`Rules::set`] takes.
+    pub fn get(&self, name: &str) -> Option<String> {
+        Some(match name.to_ascii_lowercase().as_str() {
+            "start" => self.setup.record(),
+            "firstmove" => self.first.name().to_string(),
+            "escape" => self.escape.to_string(),
+            "thronepassage" => self.throne_passage.to_string(),
+            "emptythronehostile" => self.empty_throne_hostile.to_string(),
+            "occupiedthronehostile" => self.occupied_throne_hostile.to_string(),
+            "corners" => self.corners.to_string(),
+            "kingarmed" => self.king_armed.to_string(),
+            "kingcapture" => self.king_capture.to_string(),
+            "law10" => self.law10.to_string(),
+            "shieldwall" => self.shieldwall.to_string(),
+            "exitfort" => self.exit_fort.to_string(),
+            "encirclement" => self.encirclement.to_string(),
+            "repetition" => self.repetition.to_string(),
+            "nocapturelimit" => self.no_capture_limit.to_string(),
+            "plylimit" => self.ply_limit.to_string(),
+            _ => return None,
+        })
+    }
+
+    /// One line naming the preset and every option.
+    pub fn summary(&self) -> String {
+        let mut parts = vec![format!("preset {}", self.preset)];
+        for name in RULE_OPTION_NAMES.iter().skip(1) {
+            if let Some(v) = self.get(name) {
+                parts.push(format!("{name}={v}"));
+            }
+        }
+        parts.join(" ")
+    }
+
+    fn recompute(&mut self) {
+        let n = self.size();
+        let mut m = Masks {
+            line: ((1u32 << n) - 1) as u16,
+            ..Masks::default()
+        };
+        for r in 0..n {
+            for f in 0..n {
+                let sq = Square::new(r, f);
+                m.board.set(sq);
+                if r == 0 || f == 0 || r == n - 1 || f == n - 1 {
+                    m.edge.set(sq);
+                }
+            }
+        }
+        for (r, f) in [(0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)] {
+            m.corners.set(Square::new(r, f));
+        }
+        if n % 2 == 1 {
+            let c = Square::new(n / 2, n / 2);
+            m.throne = c.bb();
+            m.throne_sq = Some(c);
+        }
+        m.escape = match self.escape {
+            Escape::Edge => m.edge,
+            Escape::Corner => m.corners,
+        };
+        let restricted_corners = match self.corners {
+            Corners::Plain => Bitboard::EMPTY,
+            Corners::Restricted => m.corners,
+        };
+        m.soldier_forbidden = m.throne | restricted_corners;
+        m.soldier_walls = match self.throne_passage {
+            ThronePassage::Pass => Bitboard::EMPTY,
+            ThronePassage::Wall => m.throne,
+        };
+        for side in [Side::Attackers, Side::Defenders] {
+            let s = side.index();
+            let empty = if self.empty_throne_hostile.includes(side) {
+                m.throne
+            } else {
+                Bitboard::EMPTY
+            };
+            let occupied = if self.occupied_throne_hostile.includes(side) {
+                m.throne
+            } else {
+                Bitboard::EMPTY
+            };
+            m.hostile_throne_empty[s] = restricted_corners | empty;
+            m.hostile_throne_occupied[s] = restricted_corners | occupied;
+        }
+        for i in 0..n {
+            let mut rank_forbidden = 0u16;
+            let mut file_forbidden = 0u16;
+            for j in 0..n {
+                if m.soldier_forbidden.has(Square::new(i, j)) {
+                    rank_forbidden |= 1 << j;
+                }
+                if m.soldier_forbidden.has(Square::new(j, i)) {
+                    file_forbidden |= 1 << j;
+                }
+            }
+            m.soldier_rank_dest[i] = m.line & !rank_forbidden;
+            m.soldier_file_dest[i] = m.line & !file_forbidden;
+        }
+        m.soldier_walls_t = m
+            .soldier_walls
+            .squares()
+            .fold(0u128, |acc, sq| acc | 1u128 << sq.transposed());
+        debug_assert!(STRIDE * n <= 128);
+        self.masks = m;
+    }
+}

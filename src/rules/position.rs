@@ -1,0 +1,764 @@
+//! The position: pieces in bitboards, side to move, Zobrist hash, counters;
+//! move generation, captures and the game-ending checks that follow a move.
+
+use super::notation::Setup;
+use super::options::{KingCapture, Masks, Rules};
+use super::tables::{SLIDES, ZOBRIST_DEFENDERS_TO_MOVE, ZOBRIST_PIECES};
+use super::types::{Bitboard, Move, Piece, Side, Square, FILE_0, FILE_10, STRIDE};
+use arrayvec::ArrayVec;
+use std::fmt;
+
+/// Enough for any position: every empty square is reachable from at most
+/// four directions, by one piece each.
+pub const MAX_MOVES: usize = 512;
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    KingEscaped,
+    KingCaptured,
+    Encircled,
+    ExitFort,
+    NoMoves,
+    Repetition,
+    NoCaptureLimit,
+    MoveLimit,
+}
+
+impl Reason {
+    pub const ALL: [Reason; 8] = [
+        Reason::KingEscaped,
+        Reason::KingCaptured,
+        Reason::Encircled,
+        Reason::ExitFort,
+        Reason::NoMoves,
+        Reason::Repetition,
+        Reason::NoCaptureLimit,
+        Reason::MoveLimit,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::KingEscaped => "king-escaped",
+            Reason::KingCaptured => "king-captured",
+            Reason::Encircled => "encircled",
+            Reason::ExitFort => "exit-fort",
+            Reason::NoMoves => "no-moves",
+            Reason::Repetition => "repetition",
+            Reason::NoCaptureLimit => "no-capture-limit",
+            Reason::MoveLimit => "move-limit",
+        }
+    }
+}
+
+impl std::str::FromStr for Reason {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Reason::ALL
+            .iter()
+            .copied()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| format!("unknown end reason '{s}'"))
+    }
+}
+
+/// The end of a game: the winner (`None` for a draw) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    pub winner: Option<Side>,
+    pub reason: Reason,
+}
+
+impl Outcome {
+    pub fn win(side: Side, reason: Reason) -> Outcome {
+        Outcome {
+            winner: Some(side),
+            reason,
+        }
+    }
+    pub fn draw(reason: Reason) -> Outcome {
+        Outcome {
+            winner: None,
+            reason,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(side) => write!(f, "{} {}", side.name(), self.reason.name()),
+            None => write!(f, "draw {}", self.reason.name()),
+        }
+    }
+}
+
+/// A position. Copy-make: [`Position::make`] returns a new value, so the
+/// parent stays untouched and "unmake" is dropping the child.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    attackers: Bitboard,
+    /// Defending soldiers, without the king.
+    defenders: Bitboard,
+    king: Bitboard,
+    /// All pieces in transposed (file-major) numbering, for file slides.
+    occupied_t: u128,
+    hash: u64,
+    side: Side,
+    /// Plies since the last capture (or since the setup).
+    pub plies_since_capture: u32,
+    /// Plies played since the game's start.
+    pub ply: u32,
+    /// Pieces taken by the move that led here.
+    pub captured: u8,
+    /// Set when the move that led here ended the game by escape, king
+    /// capture, encirclement or exit fort.
+    outcome: Option<Outcome>,
+}
+
+#[inline]
+fn transpose_bits(bb: Bitboard) -> u128 {
+    bb.squares().fold(0u128, |acc, sq| acc | 1u128 << sq.transposed())
+}
+
+impl Position {
+    /// A position from pieces, side to move and counters. Rejects pieces
+    /// standing where the rules forbid them (a soldier on the throne or a
+    /// restricted corner) and boards of the wrong size.
+    pub fn from_setup(
+        setup: &Setup,
+        side: Side,
+        rules: &Rules,
+        plies_since_capture: u32,
+        ply: u32,
+    ) -> Result<Position, String> {
+        if setup.size != rules.size() {
+            return Err(format!(
+                "the position is {0}x{0} but the rules' board is {1}x{1}; set the rules' Start first",
+                setup.size,
+                rules.size()
+            ));
+        }
+        let m = rules.masks();
+        let soldiers = setup.attackers | setup.defenders;
+        if let Some(sq) = (soldiers & m.soldier_forbidden).first() {
+            return Err(format!(
+                "a soldier stands on {sq}, where only the king may stand"
+            ));
+        }
+        let mut pos = Position {
+            attackers: setup.attackers,
+            defenders: setup.defenders,
+            king: setup.king,
+            occupied_t: transpose_bits(setup.attackers | setup.defenders | setup.king),
+            hash: 0,
+            side,
+            plies_since_capture,
+            ply,
+            captured: 0,
+            outcome: None,
+        };
+        pos.hash = pos.compute_hash();
+        if (pos.king & m.escape).any() {
+            pos.outcome = Some(Outcome::win(Side::Defenders, Reason::KingEscaped));
+        }
+        Ok(pos)
+    }
+
+    /// The start position of the rules.
+    pub fn start(rules: &Rules) -> Position {
+        Position::from_setup(&rules.setup, rules.first, rules, 0, 0)
+            .unwrap_or_else(|_| Position::empty(rules.first))
+    }
+
+    fn empty(side: Side) -> Position {
+        Position {
+            attackers: Bitboard::EMPTY,
+            defenders: Bitboard::EMPTY,
+            king: Bitboard::EMPTY,
+            occupied_t: 0,
+            hash: 0,
+            side,
+            plies_since_capture: 0,
+            ply: 0,
+            captured: 0,
+            outcome: None,
+        }
+    }
+
+    /// The pieces as a [`Setup`].
+    pub fn setup(&self, size: usize) -> Setup {
+        Setup {
+            size,
+            attackers: self.attackers,
+            defenders: self.defenders,
+            king: self.king,
+        }
+    }
+
+    /// The Zobrist hash computed from scratch.
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = 0u64;
+        for (kind, bb) in [
+            (Piece::Attacker, self.attackers),
+            (Piece::Defender, self.defenders),
+            (Piece::King, self.king),
+        ] {
+            for sq in bb.squares() {
+                h ^= ZOBRIST_PIECES[kind as usize][sq.index()];
+            }
+        }
+        if self.side == Side::Defenders {
+            h ^= ZOBRIST_DEFENDERS_TO_MOVE;
+        }
+        h
+    }
+
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+    #[inline]
+    pub fn attackers(&self) -> Bitboard {
+        self.attackers
+    }
+    /// Defending soldiers (not the king).
+    #[inline]
+    pub fn defenders(&self) -> Bitboard {
+        self.defenders
+    }
+    #[inline]
+    pub fn king(&self) -> Bitboard {
+        self.king
+    }
+    #[inline]
+    pub fn king_square(&self) -> Option<Square> {
+        self.king.first()
+    }
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.attackers | self.defenders | self.king
+    }
+    /// All pieces of a side (the king belongs to the defenders).
+    #[inline]
+    pub fn pieces(&self, side: Side) -> Bitboard {
+        match side {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders | self.king,
+        }
+    }
+    /// The game-ending result of the move that led here, if it ended the
+    /// game by escape, king capture, encirclement or exit fort.
+    #[inline]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// What stands on a square.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        if self.attackers.has(sq) {
+            Some(Piece::Attacker)
+        } else if self.defenders.has(sq) {
+            Some(Piece::Defender)
+        } else if self.king.has(sq) {
+            Some(Piece::King)
+        } else {
+            None
+        }
+    }
+
+    /// Destinations of the piece on `sq` (of either side) as rank bits and
+    /// file bits: `(rank_reach, file_reach)`.
+    #[inline(always)]
+    fn reach(&self, sq: Square, is_king: bool, m: &Masks) -> (u16, u16) {
+        let r = sq.rank();
+        let f = sq.file();
+        let (occ, occ_t, rank_dest, file_dest) = if is_king {
+            (self.occupied().0, self.occupied_t, m.line, m.line)
+        } else {
+            (
+                self.occupied().0 | m.soldier_walls.0,
+                self.occupied_t | m.soldier_walls_t,
+                m.soldier_rank_dest[r],
+                m.soldier_file_dest[f],
+            )
+        };
+        let rank_occ = (occ >> (r * STRIDE)) as usize & 0x7ff;
+        let file_occ = (occ_t >> (f * STRIDE)) as usize & 0x7ff;
+        (
+            SLIDES[f][rank_occ] & rank_dest,
+            SLIDES[r][file_occ] & file_dest,
+        )
+    }
+
+    /// Appends every legal move of the side to move (none once the game has
+    /// been decided by the move that led here).
+    pub fn generate_moves(&self, rules: &Rules, out: &mut MoveList) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let m = rules.masks();
+        let soldiers = match self.side {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders,
+        };
+        for from in soldiers.squares() {
+            self.push_moves(from, false, m, out);
+        }
+        if self.side == Side::Defenders {
+            for from in self.king.squares() {
+                self.push_moves(from, true, m, out);
+            }
+        }
+    }
+
+    /// Appends the moves of the king (if defenders to move) or of one piece.
+    pub fn generate_moves_from(&self, rules: &Rules, from: Square, out: &mut MoveList) {
+        if self.outcome.is_some() || !self.pieces(self.side).has(from) {
+            return;
+        }
+        self.push_moves(from, self.king.has(from), rules.masks(), out);
+    }
+
+    #[inline(always)]
+    fn push_moves(&self, from: Square, is_king: bool, m: &Masks, out: &mut MoveList) {
+        let (rank_reach, file_reach) = self.reach(from, is_king, m);
+        let r = from.rank();
+        let f = from.file();
+        let mut bits = rank_reach;
+        while bits != 0 {
+            let j = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            out.push(Move::new(from, Square::new(r, j)));
+        }
+        let mut bits = file_reach;
+        while bits != 0 {
+            let j = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            out.push(Move::new(from, Square::new(j, f)));
+        }
+    }
+
+    /// The number of legal moves of the side to move, without listing them.
+    #[inline]
+    pub fn count_moves(&self, rules: &Rules) -> u32 {
+        if self.outcome.is_some() {
+            return 0;
+        }
+        let m = rules.masks();
+        let mut n = 0;
+        let soldiers = match self.side {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders,
+        };
+        for from in soldiers.squares() {
+            let (a, b) = self.reach(from, false, m);
+            n += a.count_ones() + b.count_ones();
+        }
+        if self.side == Side::Defenders {
+            for from in self.king.squares() {
+                let (a, b) = self.reach(from, true, m);
+                n += a.count_ones() + b.count_ones();
+            }
+        }
+        n
+    }
+
+    /// Whether the side to move has at least one legal move.
+    pub fn has_moves(&self, rules: &Rules) -> bool {
+        let m = rules.masks();
+        self.pieces(self.side).squares().any(|from| {
+            let (a, b) = self.reach(from, self.king.has(from), m);
+            a | b != 0
+        })
+    }
+
+    /// Whether `mv` is a legal move here.
+    pub fn is_legal(&self, rules: &Rules, mv: Move) -> bool {
+        if self.outcome.is_some() || mv.is_none() {
+            return false;
+        }
+        let from = mv.from();
+        let to = mv.to();
+        if !self.pieces(self.side).has(from) || !rules.masks().board.has(to) {
+            return false;
+        }
+        let (rank_reach, file_reach) = self.reach(from, self.king.has(from), rules.masks());
+        if to.rank() == from.rank() {
+            rank_reach >> to.file() & 1 != 0
+        } else if to.file() == from.file() {
+            file_reach >> to.rank() & 1 != 0
+        } else {
+            false
+        }
+    }
+
+    #[inline(always)]
+    fn toggle(&mut self, kind: Piece, sq: Square) {
+        let bit = sq.bb();
+        match kind {
+            Piece::Attacker => self.attackers ^= bit,
+            Piece::Defender => self.defenders ^= bit,
+            Piece::King => self.king ^= bit,
+        }
+        self.occupied_t ^= 1u128 << sq.transposed();
+        self.hash ^= ZOBRIST_PIECES[kind as usize][sq.index()];
+    }
+
+    fn remove_all(&mut self, kind: Piece, set: Bitboard) {
+        for sq in set.squares() {
+            self.toggle(kind, sq);
+        }
+    }
+
+    /// Plays a pseudo-legal move (as produced by the generator) and returns
+    /// the resulting position, with captures applied and the game-ending
+    /// checks done. Callers holding user input check [`Position::is_legal`]
+    /// first.
+    #[inline]
+    pub fn make(&self, rules: &Rules, mv: Move) -> Position {
+        let mut next = *self;
+        let from = mv.from();
+        let to = mv.to();
+        let mover = self.side;
+        let kind = if self.king.has(from) {
+            Piece::King
+        } else if mover == Side::Attackers {
+            Piece::Attacker
+        } else {
+            Piece::Defender
+        };
+        next.toggle(kind, from);
+        next.toggle(kind, to);
+        next.side = mover.other();
+        next.hash ^= ZOBRIST_DEFENDERS_TO_MOVE;
+        next.ply = self.ply.wrapping_add(1);
+        let m = rules.masks();
+
+        let captured = if kind != Piece::King || rules.king_armed {
+            next.capture(rules, to, mover)
+        } else {
+            0
+        };
+        next.captured = captured;
+        next.plies_since_capture = if captured > 0 {
+            0
+        } else {
+            self.plies_since_capture.saturating_add(1)
+        };
+
+        next.outcome = match mover {
+            Side::Defenders => {
+                if kind == Piece::King && m.escape.has(to) {
+                    Some(Outcome::win(Side::Defenders, Reason::KingEscaped))
+                } else if rules.exit_fort && next.is_exit_fort(rules) {
+                    Some(Outcome::win(Side::Defenders, Reason::ExitFort))
+                } else {
+                    None
+                }
+            }
+            Side::Attackers => {
+                if next.king_captured_by(rules, to) {
+                    Some(Outcome::win(Side::Attackers, Reason::KingCaptured))
+                } else if rules.encirclement && next.is_encircled(rules) {
+                    Some(Outcome::win(Side::Attackers, Reason::Encircled))
+                } else {
+                    None
+                }
+            }
+        };
+        next
+    }
+
+    /// Applies the captures made by the piece that just arrived on `to`;
+    /// returns how many pieces were taken.
+    fn capture(&mut self, rules: &Rules, to: Square, mover: Side) -> u8 {
+        let m = rules.masks();
+        let victim_side = mover.other();
+        let king_on_throne = (self.king & m.throne).any();
+        let hostile = if king_on_throne {
+            m.hostile_throne_occupied[victim_side.index()]
+        } else {
+            m.hostile_throne_empty[victim_side.index()]
+        };
+        let (enemies, victim_kind, friends) = match mover {
+            Side::Attackers => (self.defenders, Piece::Defender, self.attackers),
+            Side::Defenders => (
+                self.attackers,
+                Piece::Attacker,
+                if rules.king_armed {
+                    self.defenders | self.king
+                } else {
+                    self.defenders
+                },
+            ),
+        };
+        let mut anvils = friends | hostile;
+        if rules.law10 && mover == Side::Attackers && king_on_throne {
+            // Law 10: with attackers on three sides of the king on his
+            // throne, the occupied throne is an anvil against the defender
+            // on the fourth side.
+            let around = m.throne.neighbours(m.board);
+            let open = around & !self.attackers;
+            if open.count() == 1 && (open & self.defenders).any() {
+                anvils |= m.throne;
+            }
+        }
+        let hammer = to.bb();
+        let mut taken = Bitboard::EMPTY;
+        for dir in 0..4 {
+            let victim = shift(hammer, dir) & enemies;
+            if victim.any() && (shift(victim, dir) & anvils).any() {
+                taken |= victim;
+            }
+        }
+        if rules.shieldwall && m.edge.has(to) {
+            taken |= self.shieldwall_captures(rules, to, mover, friends) & enemies;
+        }
+        if taken.any() {
+            self.remove_all(victim_kind, taken);
+        }
+        taken.count() as u8
+    }
+
+    /// The enemy soldiers taken by a shieldwall move to the edge square `to`.
+    fn shieldwall_captures(
+        &self,
+        rules: &Rules,
+        to: Square,
+        mover: Side,
+        friends: Bitboard,
+    ) -> Bitboard {
+        let m = rules.masks();
+        let n = rules.size();
+        let row_pieces = match mover {
+            Side::Attackers => self.defenders | self.king,
+            Side::Defenders => self.attackers,
+        };
+        let brackets = friends | (m.corners & m.hostile_throne_empty[mover.other().index()]);
+        let mut taken = Bitboard::EMPTY;
+        // Each edge the square lies on: (direction inward, directions along).
+        let r = to.rank();
+        let f = to.file();
+        let mut edges: ArrayVec<(usize, [usize; 2]), 2> = ArrayVec::new();
+        if r == 0 {
+            edges.push((NORTH, [EAST, WEST]));
+        }
+        if r == n - 1 {
+            edges.push((SOUTH, [EAST, WEST]));
+        }
+        if f == 0 {
+            edges.push((EAST, [NORTH, SOUTH]));
+        }
+        if f == n - 1 {
+            edges.push((WEST, [NORTH, SOUTH]));
+        }
+        for (inward, along) in edges {
+            for dir in along {
+                let mut row = Bitboard::EMPTY;
+                let mut cur = shift(to.bb(), dir) & m.board;
+                while (cur & row_pieces).any() && (shift(cur, inward) & friends).any() {
+                    row |= cur;
+                    cur = shift(cur, dir) & m.board;
+                }
+                if row.count() >= 2 && (cur & brackets).any() && (cur & row_pieces).is_empty() {
+                    taken |= row;
+                }
+            }
+        }
+        taken & !self.king
+    }
+
+    /// Whether the attacker that just arrived on `to` captured the king.
+    fn king_captured_by(&self, rules: &Rules, to: Square) -> bool {
+        let m = rules.masks();
+        let Some(k) = self.king.first() else {
+            return false;
+        };
+        let kb = k.bb();
+        if (kb.neighbours(m.board) & to.bb()).is_empty() {
+            return false;
+        }
+        let around = kb.neighbours(m.board);
+        let surround = |extra: Bitboard| around.count() == 4 && (around & !(self.attackers | extra)).is_empty();
+        let throne_empty = m.throne & !self.king;
+        match rules.king_capture {
+            KingCapture::Strong => surround(throne_empty),
+            KingCapture::Linnaeus if (kb & m.throne).any() => surround(Bitboard::EMPTY),
+            KingCapture::Linnaeus if (around & m.throne).any() => surround(m.throne),
+            KingCapture::Linnaeus | KingCapture::Weak => {
+                // Custodial along the line through the arriving attacker.
+                let far = Bitboard(if to.index() > k.index() {
+                    kb.0 >> (to.index() - k.index())
+                } else {
+                    kb.0 << (k.index() - to.index())
+                }) & around;
+                let hostile = if (kb & m.throne).any() {
+                    m.hostile_throne_occupied[Side::Defenders.index()]
+                } else {
+                    m.hostile_throne_empty[Side::Defenders.index()]
+                };
+                (far & (self.attackers | hostile)).any()
+            }
+        }
+    }
+
+    /// Encirclement: no defender and not the king can reach the edge by
+    /// orthogonal steps through squares not held by attackers.
+    pub fn is_encircled(&self, rules: &Rules) -> bool {
+        let m = rules.masks();
+        let mut reach = self.defenders | self.king;
+        if (reach & m.edge).any() {
+            return false;
+        }
+        let free = m.board & !self.attackers;
+        loop {
+            let next = (reach | reach.neighbours(m.board)) & free;
+            if (next & m.edge).any() {
+                return false;
+            }
+            if next == reach {
+                return true;
+            }
+            reach = next;
+        }
+    }
+
+    /// Exit fort (Copenhagen): the king is on the edge, can move, and the
+    /// attackers can never break the fort. Sound, never optimistic: the
+    /// king's region (empty squares he can walk to) must touch no attacker,
+    /// and every defender bounding it must be uncapturable forever, which
+    /// holds when, on each axis, one of its two neighbours is off the board,
+    /// inside the region (and not hostile), or another such defender; on the
+    /// edge its inward neighbour must also be safe when shieldwalls are on.
+    pub fn is_exit_fort(&self, rules: &Rules) -> bool {
+        let m = rules.masks();
+        let Some(k) = self.king.first() else {
+            return false;
+        };
+        if !m.edge.has(k) {
+            return false;
+        }
+        let empty = m.board & !self.occupied();
+        let mut region = self.king;
+        loop {
+            let next = region | (region.neighbours(m.board) & empty);
+            if next == region {
+                break;
+            }
+            region = next;
+        }
+        if region.count() < 2 {
+            return false; // the king cannot move
+        }
+        let boundary = region.neighbours(m.board) & !region;
+        if (boundary & self.attackers).any() {
+            return false;
+        }
+        // Squares that attackers could use as an anvil inside the region.
+        let hostile_in_region =
+            region & (m.hostile_throne_empty[Side::Defenders.index()] | m.corners);
+        let safe_ground = region & !hostile_in_region;
+        // Greatest fixed point of uncapturable defenders.
+        let mut safe = self.defenders;
+        loop {
+            let mut next = Bitboard::EMPTY;
+            let protector = safe | safe_ground;
+            for d in safe.squares() {
+                let db = d.bb();
+                let axis_ok = |a: usize, b: usize| {
+                    let pa = shift(db, a) & m.board;
+                    let pb = shift(db, b) & m.board;
+                    pa.is_empty() || pb.is_empty() || (pa & protector).any() || (pb & protector).any()
+                };
+                let mut ok = axis_ok(NORTH, SOUTH) && axis_ok(EAST, WEST);
+                if ok && rules.shieldwall && m.edge.has(d) {
+                    let inward = db.neighbours(m.board) & !m.edge;
+                    ok = inward.is_empty() || (inward & protector).any();
+                }
+                if ok {
+                    next |= db;
+                }
+            }
+            if next == safe {
+                break;
+            }
+            safe = next;
+        }
+        (boundary & self.defenders & !safe).is_empty()
+    }
+
+    /// Plays a null move (only the side to move changes); for search.
+    pub fn make_null(&self) -> Position {
+        let mut next = *self;
+        next.side = self.side.other();
+        next.hash ^= ZOBRIST_DEFENDERS_TO_MOVE;
+        next.captured = 0;
+        next
+    }
+
+    /// A text diagram, rank 1 at the bottom.
+    pub fn diagram(&self, rules: &Rules) -> String {
+        let n = rules.size();
+        let m = rules.masks();
+        let mut s = String::new();
+        for r in (0..n).rev() {
+            s.push_str(&format!("{:>2} ", r + 1));
+            for f in 0..n {
+                let sq = Square::new(r, f);
+                let c = match self.piece_at(sq) {
+                    Some(p) => p.letter(),
+                    None if m.throne.has(sq) => '+',
+                    None if m.corners.has(sq) && m.soldier_forbidden.has(sq) => '#',
+                    None => '.',
+                };
+                s.push(c);
+                s.push(' ');
+            }
+            s.push('\n');
+        }
+        s.push_str("   ");
+        for f in 0..n {
+            s.push((b'a' + f as u8) as char);
+            s.push(' ');
+        }
+        s.push('\n');
+        s
+    }
+
+    /// The position record followed by the side token, e.g. `/…/ a`.
+    pub fn record(&self, rules: &Rules) -> String {
+        format!("{} {}", self.setup(rules.size()).record(), self.side.token())
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Position {{ attackers: {:?}, defenders: {:?}, king: {:?}, side: {:?} }}",
+            self.attackers, self.defenders, self.king, self.side
+        )
+    }
+}
+
+pub const NORTH: usize = 0;
+pub const SOUTH: usize = 1;
+pub const EAST: usize = 2;
+pub const WEST: usize = 3;
+
+/// Shifts a set one step in a direction, dropping squares that wrap across
+/// the side of the board. Callers mask with the board for smaller boards.
+#[inline(always)]
+pub fn shift(bb: Bitboard, dir: usize) -> Bitboard {
+    match dir {
+        NORTH => Bitboard(bb.0 << STRIDE),
+        SOUTH => Bitboard(bb.0 >> STRIDE),
+        EAST => Bitboard((bb.0 << 1) & !FILE_0.0),
+        _ => Bitboard((bb.0 >> 1) & !FILE_10.0),
+    }
+}

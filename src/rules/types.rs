@@ -1,0 +1,369 @@
+//! Basic newtypes: sides, squares, bitboards and moves.
+//!
+//! Every board from 7x7 to 11x11 uses the same square numbering with a fixed
+//! stride of 11: `index = rank * 11 + file` (both from 0, rank 0 = rank 1 =
+//! the row listed first in an OpenTafl position record). A fixed stride keeps
+//! neighbour offsets constant and lets one line-occupancy table serve every
+//! board size; squares beyond the board's size are simply never set.
+
+use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+/// Distance between two ranks in a square index.
+pub const STRIDE: usize = 11;
+/// Largest supported board side.
+pub const MAX_SIZE: usize = 11;
+/// Smallest supported board side.
+pub const MIN_SIZE: usize = 5;
+/// Number of square indices (11 x 11).
+pub const NUM_SQUARES: usize = STRIDE * MAX_SIZE;
+
+/// The two sides of a tafl game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    Attackers = 0,
+    Defenders = 1,
+}
+
+impl Side {
+    #[inline]
+    pub fn other(self) -> Side {
+        match self {
+            Side::Attackers => Side::Defenders,
+            Side::Defenders => Side::Attackers,
+        }
+    }
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// `a` or `d`, as used after a position record.
+    pub fn token(self) -> char {
+        match self {
+            Side::Attackers => 'a',
+            Side::Defenders => 'd',
+        }
+    }
+    /// `attackers` or `defenders`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Attackers => "attackers",
+            Side::Defenders => "defenders",
+        }
+    }
+}
+
+impl std::str::FromStr for Side {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "a" | "attackers" | "attacker" | "black" | "b" => Ok(Side::Attackers),
+            "d" | "defenders" | "defender" | "white" | "w" => Ok(Side::Defenders),
+            _ => Err(format!("unknown side '{s}' (expected a or d)")),
+        }
+    }
+}
+
+/// The kinds of piece on a tafl board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Piece {
+    Attacker = 0,
+    Defender = 1,
+    King = 2,
+}
+
+impl Piece {
+    pub fn side(self) -> Side {
+        match self {
+            Piece::Attacker => Side::Attackers,
+            Piece::Defender | Piece::King => Side::Defenders,
+        }
+    }
+    /// The OpenTafl letter: `t`, `T` or `K`.
+    pub fn letter(self) -> char {
+        match self {
+            Piece::Attacker => 't',
+            Piece::Defender => 'T',
+            Piece::King => 'K',
+        }
+    }
+}
+
+/// A square index (`rank * 11 + file`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+impl Square {
+    #[inline]
+    pub const fn new(rank: usize, file: usize) -> Square {
+        Square((rank * STRIDE + file) as u8)
+    }
+    #[inline]
+    pub const fn from_index(index: usize) -> Square {
+        Square(index as u8)
+    }
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    #[inline]
+    pub const fn rank(self) -> usize {
+        self.0 as usize / STRIDE
+    }
+    #[inline]
+    pub const fn file(self) -> usize {
+        self.0 as usize % STRIDE
+    }
+    #[inline]
+    pub const fn bb(self) -> Bitboard {
+        Bitboard(1u128 << self.0)
+    }
+    /// Index of this square in the transposed (file-major) numbering.
+    #[inline]
+    pub const fn transposed(self) -> usize {
+        self.file() * STRIDE + self.rank()
+    }
+
+    /// Parses `a1`…`k11` for a board of side `size`.
+    pub fn parse(s: &str, size: usize) -> Result<Square, String> {
+        let mut chars = s.chars();
+        let file_char = chars
+            .next()
+            .ok_or_else(|| "empty square name".to_string())?
+            .to_ascii_lowercase();
+        if !file_char.is_ascii_lowercase() {
+            return Err(format!("bad square '{s}': expected a file letter first"));
+        }
+        let file = (file_char as u8 - b'a') as usize;
+        let rank_str = chars.as_str();
+        let rank: usize = rank_str
+            .parse()
+            .map_err(|_| format!("bad square '{s}': expected a rank number after the file"))?;
+        if file >= size || rank == 0 || rank > size {
+            return Err(format!("square '{s}' is off the {size}x{size} board"));
+        }
+        Ok(Square::new(rank - 1, file))
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file() as u8) as char, self.rank() + 1)
+    }
+}
+
+/// A set of squares in one `u128`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(transparent)]
+pub struct Bitboard(pub u128);
+
+impl Bitboard {
+    pub const EMPTY: Bitboard = Bitboard(0);
+
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    #[inline]
+    pub const fn any(self) -> bool {
+        self.0 != 0
+    }
+    #[inline]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+    #[inline]
+    pub const fn has(self, sq: Square) -> bool {
+        self.0 >> sq.0 & 1 != 0
+    }
+    #[inline]
+    pub fn set(&mut self, sq: Square) {
+        self.0 |= 1u128 << sq.0;
+    }
+    #[inline]
+    pub fn clear(&mut self, sq: Square) {
+        self.0 &= !(1u128 << sq.0);
+    }
+    /// The lowest square, if any.
+    #[inline]
+    pub fn first(self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square(self.0.trailing_zeros() as u8))
+        }
+    }
+    /// Iterates the squares from low to high.
+    #[inline]
+    pub fn squares(self) -> SquareIter {
+        SquareIter(self.0)
+    }
+    /// The squares one step north, south, east and west of this set,
+    /// kept inside `board` (which must exclude squares beyond the board).
+    #[inline]
+    pub fn neighbours(self, board: Bitboard) -> Bitboard {
+        let b = self.0;
+        let east = (b << 1) & !FILE_0.0;
+        let west = (b >> 1) & !FILE_10.0;
+        Bitboard((east | west | (b << STRIDE) | (b >> STRIDE)) & board.0)
+    }
+}
+
+/// File a (index 0) on every rank.
+pub const FILE_0: Bitboard = Bitboard(file_mask(0));
+/// File index 10 on every rank.
+pub const FILE_10: Bitboard = Bitboard(file_mask(10));
+
+const fn file_mask(file: usize) -> u128 {
+    let mut m = 0u128;
+    let mut r = 0;
+    while r < MAX_SIZE {
+        m |= 1u128 << (r * STRIDE + file);
+        r += 1;
+    }
+    m
+}
+
+pub struct SquareIter(u128);
+
+impl Iterator for SquareIter {
+    type Item = Square;
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            let sq = self.0.trailing_zeros() as u8;
+            self.0 &= self.0 - 1;
+            Some(Square(sq))
+        }
+    }
+}
+
+macro_rules! bitop {
+    ($tr:ident, $f:ident, $tra:ident, $fa:ident, $op:tt) => {
+        impl $tr for Bitboard {
+            type Output = Bitboard;
+            #[inline]
+            fn $f(self, rhs: Bitboard) -> Bitboard {
+                Bitboard(self.0 $op rhs.0)
+            }
+        }
+        impl $tra for Bitboard {
+            #[inline]
+            fn $fa(&mut self, rhs: Bitboard) {
+                self.0 = self.0 $op rhs.0;
+            }
+        }
+    };
+}
+bitop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+bitop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+bitop!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0)
+    }
+}
+
+impl fmt::Debug for Bitboard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<String> = self.squares().map(|s| s.to_string()).collect();
+        write!(f, "Bitboard[{}]", names.join(" "))
+    }
+}
+
+/// A move from one square to another. Zero is never a real move
+/// (a piece cannot move to its own square), so it serves as "no move".
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Move(u16);
+
+impl Move {
+    pub const NONE: Move = Move(0);
+
+    #[inline]
+    pub const fn new(from: Square, to: Square) -> Move {
+        Move((from.0 as u16) | ((to.0 as u16) << 7))
+    }
+    #[inline]
+    pub const fn from(self) -> Square {
+        Square((self.0 & 0x7f) as u8)
+    }
+    #[inline]
+    pub const fn to(self) -> Square {
+        Square((self.0 >> 7) as u8)
+    }
+    #[inline]
+    pub const fn is_none(self) -> bool {
+        self.0 == 0
+    }
+    #[inline]
+    pub const fn raw(self) -> u16 {
+        self.0
+    }
+    #[inline]
+    pub const fn from_raw(raw: u16) -> Move {
+        Move(raw)
+    }
+
+    /// Parses `e1-e3` or `e1e3` (capture annotations such as `xe4` after
+    /// the destination are ignored). Legality is not checked here.
+    pub fn parse(s: &str, size: usize) -> Result<Move, String> {
+        let s = s.trim();
+        let main = s.split('x').next().unwrap_or(s);
+        let (a, b) = if let Some((a, b)) = main.split_once('-') {
+            (a, b)
+        } else {
+            // e1e3 / a10a11: the second square starts at the second letter.
+            let pos = main
+                .char_indices()
+                .skip(1)
+                .find(|(_, c)| c.is_ascii_alphabetic())
+                .map(|(i, _)| i)
+                .ok_or_else(|| format!("bad move '{s}': expected from-to such as e1-e3"))?;
+            main.split_at(pos)
+        };
+        let from = Square::parse(a, size).map_err(|e| format!("bad move '{s}': {e}"))?;
+        let to = Square::parse(b, size).map_err(|e| format!("bad move '{s}': {e}"))?;
+        if from == to {
+            return Err(format!("bad move '{s}': from and to are the same square"));
+        }
+        Ok(Move::new(from, to))
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_none() {
+            write!(f, "(none)")
+        } else {
+            write!(f, "{}-{}", self.from(), self.to())
+        }
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// The four orthogonal directions as square-index offsets with their
+/// rank/file steps.
+pub const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+
+/// The square one step from `sq` in direction `(dr, df)` on a board of side
+/// `size`, if it is on the board.
+#[inline]
+pub fn step(sq: Square, (dr, df): (isize, isize), size: usize) -> Option<Square> {
+    let r = sq.rank() as isize + dr;
+    let f = sq.file() as isize + df;
+    if r < 0 || f < 0 || r >= size as isize || f >= size as isize {
+        None
+    } else {
+        Some(Square::new(r as usize, f as usize))
+    }
+}

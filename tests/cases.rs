@@ -1,0 +1,125 @@
+//! The shared rule cases (`../shared/cases/`), computed by an independent
+//! implementation of the same rules: every perft count and game result must
+//! match. Set `KONAKIS_CASES` to read them from elsewhere.
+
+use konakis::rules::perft::perft;
+use konakis::rules::{parse_record, Game, Position, Preset, Rules, Side};
+use std::path::PathBuf;
+
+fn cases_dir() -> PathBuf {
+    match std::env::var_os("KONAKIS_CASES") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/cases"),
+    }
+}
+
+fn read_cases(name: &str) -> Vec<Vec<String>> {
+    let path = cases_dir().join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| l.split('|').map(|f| f.trim().to_string()).collect())
+        .collect()
+}
+
+fn rules_for(preset: &str, options: &[String]) -> Rules {
+    let preset: Preset = preset.parse().expect("known preset");
+    let mut rules = Rules::preset(preset);
+    for opt in options {
+        for pair in opt.split_whitespace() {
+            let (k, v) = pair.split_once('=').expect("Option=value");
+            rules.set(k, v).expect("valid rule option");
+        }
+    }
+    rules
+}
+
+/// Runs every perft line of a file whose count is at most `max_nodes`;
+/// returns how many ran.
+fn check_perft_file(name: &str, max_nodes: u64) -> usize {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for f in read_cases(name) {
+        let rules = rules_for(&f[0], &f[5..]);
+        let side: Side = f[2].parse().expect("side");
+        let depth: u32 = f[3].parse().expect("depth");
+        let expected: u64 = f[4].parse().expect("nodes");
+        if expected > max_nodes {
+            continue;
+        }
+        let setup = parse_record(&f[1]).expect("record");
+        let pos = Position::from_setup(&setup, side, &rules, 0, 0).expect("position");
+        let got = perft(&pos, &rules, depth);
+        ran += 1;
+        if got != expected {
+            failures.push(format!("{} {} {} depth {}: expected {expected}, got {got}", f[0], f[1], f[2], depth));
+        }
+    }
+    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    ran
+}
+
+#[test]
+fn perft_start_positions() {
+    assert!(check_perft_file("perft-start.txt", 60_000_000) >= 20);
+}
+
+/// The deepest start counts (tablut perft 5: 1.6 billion leaves).
+#[test]
+#[ignore = "deep: run with cargo test --release -- --ignored"]
+fn perft_start_positions_deep() {
+    check_perft_file("perft-start.txt", u64::MAX);
+}
+
+#[test]
+fn perft_sample_positions() {
+    assert!(check_perft_file("perft-sample.txt", u64::MAX) > 0);
+}
+
+#[test]
+fn perft_tricky_positions() {
+    assert!(check_perft_file("perft-tricky.txt", u64::MAX) > 0);
+}
+
+fn check_games_file(name: &str) {
+    let mut failures = Vec::new();
+    let cases = read_cases(name);
+    assert!(!cases.is_empty());
+    for (i, f) in cases.iter().enumerate() {
+        let rules = rules_for(&f[0], &f[4..]);
+        let mut game = Game::new(rules);
+        let moves: Vec<&str> = f[1].split_whitespace().collect();
+        let mut err = None;
+        for (j, m) in moves.iter().enumerate() {
+            if let Err(e) = game.play_str(m) {
+                err = Some(format!("move {} ({m}): {e}", j + 1));
+                break;
+            }
+            if j + 1 < moves.len() && game.outcome().is_some() {
+                err = Some(format!("game ended early after move {} ({m}): {}", j + 1, game.outcome().unwrap()));
+                break;
+            }
+        }
+        let expected = format!("{} {}", f[2], f[3]);
+        let got = match (err, game.outcome()) {
+            (Some(e), _) => e,
+            (None, Some(o)) => o.to_string(),
+            (None, None) => "ongoing".to_string(),
+        };
+        if got != expected {
+            failures.push(format!("{name} line {} ({}): expected {expected}, got {got}", i + 1, f[0]));
+        }
+    }
+    assert!(failures.is_empty(), "game mismatches:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn games_sample() {
+    check_games_file("games-sample.txt");
+}
+
+#[test]
+fn games_rules() {
+    check_games_file("games-rules.txt");
+}
