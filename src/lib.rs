@@ -1,4 +1,5 @@
 //! Konakis: a tafl engine. `rules` knows the game; `search` plays it;
 //! `protocol` and `cli` talk to the world.
 
+pub mod cli;
 pub mod rules;

@@ -53,10 +53,17 @@ fn check_perft_file(name: &str, max_nodes: u64) -> usize {
         let got = perft(&pos, &rules, depth);
         ran += 1;
         if got != expected {
-            failures.push(format!("{} {} {} depth {}: expected {expected}, got {got}", f[0], f[1], f[2], depth));
+            failures.push(format!(
+                "{} {} {} depth {}: expected {expected}, got {got}",
+                f[0], f[1], f[2], depth
+            ));
         }
     }
-    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "perft mismatches:\n{}",
+        failures.join("\n")
+    );
     ran
 }
 
@@ -97,7 +104,11 @@ fn check_games_file(name: &str) {
                 break;
             }
             if j + 1 < moves.len() && game.outcome().is_some() {
-                err = Some(format!("game ended early after move {} ({m}): {}", j + 1, game.outcome().unwrap()));
+                err = Some(format!(
+                    "game ended early after move {} ({m}): {}",
+                    j + 1,
+                    game.outcome().unwrap()
+                ));
                 break;
             }
         }
@@ -108,10 +119,18 @@ fn check_games_file(name: &str) {
             (None, None) => "ongoing".to_string(),
         };
         if got != expected {
-            failures.push(format!("{name} line {} ({}): expected {expected}, got {got}", i + 1, f[0]));
+            failures.push(format!(
+                "{name} line {} ({}): expected {expected}, got {got}",
+                i + 1,
+                f[0]
+            ));
         }
     }
-    assert!(failures.is_empty(), "game mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "game mismatches:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]

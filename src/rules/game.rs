@@ -52,7 +52,9 @@ impl Game {
         &self.rules
     }
     pub fn position(&self) -> &Position {
-        self.positions.last().unwrap_or_else(|| unreachable!("a game always has a position"))
+        self.positions
+            .last()
+            .unwrap_or_else(|| unreachable!("a game always has a position"))
     }
     pub fn setup_position(&self) -> &Position {
         &self.positions[0]

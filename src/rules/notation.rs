@@ -60,7 +60,7 @@ pub fn parse_record(record: &str) -> Result<Setup, String> {
     }
     let rows: Vec<&str> = record[1..record.len() - 1].split('/').collect();
     let size = rows.len();
-    if !(MIN_SIZE..=MAX_SIZE).contains(&size) || size % 2 == 0 {
+    if !(MIN_SIZE..=MAX_SIZE).contains(&size) || size.is_multiple_of(2) {
         return Err(format!(
             "bad position record '{record}': {size} rows; boards must have an odd side from {MIN_SIZE} to {MAX_SIZE}"
         ));
@@ -132,7 +132,12 @@ mod tests {
 
     #[test]
     fn records_round_trip() {
-        for rec in [START_7, START_9, START_11, "/9/9/2t1tt3/T3t1Tt1/2T1KT3/tt1tt3t/2t6/1t7/9/"] {
+        for rec in [
+            START_7,
+            START_9,
+            START_11,
+            "/9/9/2t1tt3/T3t1Tt1/2T1KT3/tt1tt3t/2t6/1t7/9/",
+        ] {
             let setup = parse_record(rec).unwrap();
             assert_eq!(setup.record(), rec);
         }

@@ -170,14 +170,16 @@ pub struct Masks {
     pub hostile_throne_empty: [Bitboard; 2],
     /// Squares hostile to a side's pieces while the king is on the throne.
     pub hostile_throne_occupied: [Bitboard; 2],
-    /// `(1 << size) - 1`.
-    pub line: u16,
-    /// Per rank: allowed destination bits for soldiers on that rank.
-    pub soldier_rank_dest: [u16; MAX_SIZE],
-    /// Per file: allowed destination bits for soldiers on that file.
-    pub soldier_file_dest: [u16; MAX_SIZE],
-    /// The same walls in transposed numbering.
-    pub soldier_walls_t: u128,
+    /// Per line (ranks 0..11, then files 11..22): bits that stop a king
+    /// slide besides the pieces: a sentinel just past the board's end.
+    pub king_blocks: [u16; 2 * MAX_SIZE],
+    /// Per line: bits that stop a soldier slide besides the pieces: the
+    /// sentinel, restricted corners (a soldier can neither stop on nor pass
+    /// a corner) and a walled throne.
+    pub soldier_blocks: [u16; 2 * MAX_SIZE],
+    /// Per line: squares a soldier may cross but not stop on (a passable
+    /// throne).
+    pub soldier_pass_only: [u16; 2 * MAX_SIZE],
 }
 
 /// Every rule option of a game. Build one with [`Rules::preset`] and change
@@ -398,10 +400,7 @@ impl Rules {
 
     fn recompute(&mut self) {
         let n = self.size();
-        let mut m = Masks {
-            line: ((1u32 << n) - 1) as u16,
-            ..Masks::default()
-        };
+        let mut m = Masks::default();
         for r in 0..n {
             for f in 0..n {
                 let sq = Square::new(r, f);
@@ -414,7 +413,7 @@ impl Rules {
         for (r, f) in [(0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)] {
             m.corners.set(Square::new(r, f));
         }
-        if n % 2 == 1 {
+        if !n.is_multiple_of(2) {
             let c = Square::new(n / 2, n / 2);
             m.throne = c.bb();
             m.throne_sq = Some(c);
@@ -447,24 +446,32 @@ impl Rules {
             m.hostile_throne_empty[s] = restricted_corners | empty;
             m.hostile_throne_occupied[s] = restricted_corners | occupied;
         }
+        let sentinel = if n < MAX_SIZE { 1u16 << n } else { 0 };
+        let blockers = m.soldier_walls | restricted_corners;
+        let pass_only = m.throne & !m.soldier_walls;
         for i in 0..n {
-            let mut rank_forbidden = 0u16;
-            let mut file_forbidden = 0u16;
+            m.king_blocks[i] = sentinel;
+            m.king_blocks[MAX_SIZE + i] = sentinel;
+            m.soldier_blocks[i] = sentinel;
+            m.soldier_blocks[MAX_SIZE + i] = sentinel;
             for j in 0..n {
-                if m.soldier_forbidden.has(Square::new(i, j)) {
-                    rank_forbidden |= 1 << j;
+                // Rank i, square j of the rank; file i, square j of the file.
+                let on_rank = Square::new(i, j);
+                let on_file = Square::new(j, i);
+                if blockers.has(on_rank) {
+                    m.soldier_blocks[i] |= 1 << j;
                 }
-                if m.soldier_forbidden.has(Square::new(j, i)) {
-                    file_forbidden |= 1 << j;
+                if blockers.has(on_file) {
+                    m.soldier_blocks[MAX_SIZE + i] |= 1 << j;
+                }
+                if pass_only.has(on_rank) {
+                    m.soldier_pass_only[i] |= 1 << j;
+                }
+                if pass_only.has(on_file) {
+                    m.soldier_pass_only[MAX_SIZE + i] |= 1 << j;
                 }
             }
-            m.soldier_rank_dest[i] = m.line & !rank_forbidden;
-            m.soldier_file_dest[i] = m.line & !file_forbidden;
         }
-        m.soldier_walls_t = m
-            .soldier_walls
-            .squares()
-            .fold(0u128, |acc, sq| acc | 1u128 << sq.transposed());
         debug_assert!(STRIDE * n <= 128);
         self.masks = m;
     }

@@ -3,8 +3,8 @@
 
 use super::notation::Setup;
 use super::options::{KingCapture, Masks, Rules};
-use super::tables::{SLIDES, ZOBRIST_DEFENDERS_TO_MOVE, ZOBRIST_PIECES};
-use super::types::{Bitboard, Move, Piece, Side, Square, FILE_0, FILE_10, STRIDE};
+use super::tables::{SLIDES, SLIDE_COUNTS, ZOBRIST_DEFENDERS_TO_MOVE, ZOBRIST_PIECES};
+use super::types::{Bitboard, Move, Piece, Side, Square, FILE_0, FILE_10, MAX_SIZE, STRIDE};
 use arrayvec::ArrayVec;
 use std::fmt;
 
@@ -101,8 +101,9 @@ pub struct Position {
     /// Defending soldiers, without the king.
     defenders: Bitboard,
     king: Bitboard,
-    /// All pieces in transposed (file-major) numbering, for file slides.
-    occupied_t: u128,
+    /// Occupancy of each line: ranks 0..11 (bit = file), then files
+    /// 11..22 (bit = rank), so a slide is one table lookup per line.
+    lines: [u16; 2 * MAX_SIZE],
     hash: u64,
     side: Side,
     /// Plies since the last capture (or since the setup).
@@ -116,9 +117,13 @@ pub struct Position {
     outcome: Option<Outcome>,
 }
 
-#[inline]
-fn transpose_bits(bb: Bitboard) -> u128 {
-    bb.squares().fold(0u128, |acc, sq| acc | 1u128 << sq.transposed())
+fn line_occupancy(bb: Bitboard) -> [u16; 2 * MAX_SIZE] {
+    let mut lines = [0u16; 2 * MAX_SIZE];
+    for sq in bb.squares() {
+        lines[sq.rank()] |= 1 << sq.file();
+        lines[MAX_SIZE + sq.file()] |= 1 << sq.rank();
+    }
+    lines
 }
 
 impl Position {
@@ -150,7 +155,7 @@ impl Position {
             attackers: setup.attackers,
             defenders: setup.defenders,
             king: setup.king,
-            occupied_t: transpose_bits(setup.attackers | setup.defenders | setup.king),
+            lines: line_occupancy(setup.attackers | setup.defenders | setup.king),
             hash: 0,
             side,
             plies_since_capture,
@@ -176,7 +181,7 @@ impl Position {
             attackers: Bitboard::EMPTY,
             defenders: Bitboard::EMPTY,
             king: Bitboard::EMPTY,
-            occupied_t: 0,
+            lines: [0; 2 * MAX_SIZE],
             hash: 0,
             side,
             plies_since_capture: 0,
@@ -277,22 +282,37 @@ impl Position {
     fn reach(&self, sq: Square, is_king: bool, m: &Masks) -> (u16, u16) {
         let r = sq.rank();
         let f = sq.file();
-        let (occ, occ_t, rank_dest, file_dest) = if is_king {
-            (self.occupied().0, self.occupied_t, m.line, m.line)
+        let fl = MAX_SIZE + f;
+        if is_king {
+            (
+                SLIDES[f][(self.lines[r] | m.king_blocks[r]) as usize],
+                SLIDES[r][(self.lines[fl] | m.king_blocks[fl]) as usize],
+            )
         } else {
             (
-                self.occupied().0 | m.soldier_walls.0,
-                self.occupied_t | m.soldier_walls_t,
-                m.soldier_rank_dest[r],
-                m.soldier_file_dest[f],
+                SLIDES[f][(self.lines[r] | m.soldier_blocks[r]) as usize] & !m.soldier_pass_only[r],
+                SLIDES[r][(self.lines[fl] | m.soldier_blocks[fl]) as usize]
+                    & !m.soldier_pass_only[fl],
             )
-        };
-        let rank_occ = (occ >> (r * STRIDE)) as usize & 0x7ff;
-        let file_occ = (occ_t >> (f * STRIDE)) as usize & 0x7ff;
-        (
-            SLIDES[f][rank_occ] & rank_dest,
-            SLIDES[r][file_occ] & file_dest,
-        )
+        }
+    }
+
+    /// How many destinations a soldier on `sq` has.
+    #[inline(always)]
+    fn soldier_move_count(&self, sq: Square, m: &Masks) -> u32 {
+        let r = sq.rank();
+        let f = sq.file();
+        let fl = MAX_SIZE + f;
+        // The masks only tell the compiler the indices are in range.
+        let rank_occ = (self.lines[r] | m.soldier_blocks[r]) as usize & 0x7ff;
+        let file_occ = (self.lines[fl] | m.soldier_blocks[fl]) as usize & 0x7ff;
+        let mut n = SLIDE_COUNTS[f][rank_occ] as u32 + SLIDE_COUNTS[r][file_occ] as u32;
+        // A soldier may cross a passable throne but not stop on it.
+        if (m.soldier_pass_only[r] | m.soldier_pass_only[fl]) != 0 {
+            n -= ((SLIDES[f][rank_occ] & m.soldier_pass_only[r]) != 0) as u32;
+            n -= ((SLIDES[r][file_occ] & m.soldier_pass_only[fl]) != 0) as u32;
+        }
+        n
     }
 
     /// Appends every legal move of the side to move (none once the game has
@@ -356,8 +376,7 @@ impl Position {
             Side::Defenders => self.defenders,
         };
         for from in soldiers.squares() {
-            let (a, b) = self.reach(from, false, m);
-            n += a.count_ones() + b.count_ones();
+            n += self.soldier_move_count(from, m);
         }
         if self.side == Side::Defenders {
             for from in self.king.squares() {
@@ -405,7 +424,8 @@ impl Position {
             Piece::Defender => self.defenders ^= bit,
             Piece::King => self.king ^= bit,
         }
-        self.occupied_t ^= 1u128 << sq.transposed();
+        self.lines[sq.rank()] ^= 1 << sq.file();
+        self.lines[MAX_SIZE + sq.file()] ^= 1 << sq.rank();
         self.hash ^= ZOBRIST_PIECES[kind as usize][sq.index()];
     }
 
@@ -584,7 +604,9 @@ impl Position {
             return false;
         }
         let around = kb.neighbours(m.board);
-        let surround = |extra: Bitboard| around.count() == 4 && (around & !(self.attackers | extra)).is_empty();
+        let surround = |extra: Bitboard| {
+            around.count() == 4 && (around & !(self.attackers | extra)).is_empty()
+        };
         let throne_empty = m.throne & !self.king;
         match rules.king_capture {
             KingCapture::Strong => surround(throne_empty),
@@ -673,7 +695,10 @@ impl Position {
                 let axis_ok = |a: usize, b: usize| {
                     let pa = shift(db, a) & m.board;
                     let pb = shift(db, b) & m.board;
-                    pa.is_empty() || pb.is_empty() || (pa & protector).any() || (pb & protector).any()
+                    pa.is_empty()
+                        || pb.is_empty()
+                        || (pa & protector).any()
+                        || (pb & protector).any()
                 };
                 let mut ok = axis_ok(NORTH, SOUTH) && axis_ok(EAST, WEST);
                 if ok && rules.shieldwall && m.edge.has(d) {
@@ -732,7 +757,11 @@ impl Position {
 
     /// The position record followed by the side token, e.g. `/…/ a`.
     pub fn record(&self, rules: &Rules) -> String {
-        format!("{} {}", self.setup(rules.size()).record(), self.side.token())
+        format!(
+            "{} {}",
+            self.setup(rules.size()).record(),
+            self.side.token()
+        )
     }
 }
 

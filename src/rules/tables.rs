@@ -36,6 +36,25 @@ const fn build_slides() -> [[u16; LINE_STATES]; MAX_SIZE] {
     table
 }
 
+/// `SLIDE_COUNTS[pos][occ]`: the number of squares in `SLIDES[pos][occ]`
+/// (a table, because the portable baseline has no popcount instruction).
+pub static SLIDE_COUNTS: [[u8; LINE_STATES]; MAX_SIZE] = build_counts();
+
+const fn build_counts() -> [[u8; LINE_STATES]; MAX_SIZE] {
+    let slides = build_slides();
+    let mut table = [[0u8; LINE_STATES]; MAX_SIZE];
+    let mut pos = 0;
+    while pos < MAX_SIZE {
+        let mut occ = 0;
+        while occ < LINE_STATES {
+            table[pos][occ] = slides[pos][occ].count_ones() as u8;
+            occ += 1;
+        }
+        pos += 1;
+    }
+    table
+}
+
 const fn splitmix64(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = state;

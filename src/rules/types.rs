@@ -148,7 +148,12 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file() as u8) as char, self.rank() + 1)
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.file() as u8) as char,
+            self.rank() + 1
+        )
     }
 }
 

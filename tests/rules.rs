@@ -1,0 +1,796 @@
+//! Hand-made tests for every rule option. Positions are given as lists of
+//! (square, piece) with `t` attacker, `T` defender, `K` king.
+
+use konakis::rules::{Game, Move, Outcome, Position, Preset, Reason, Rules, Setup, Side, Square};
+
+fn rules(preset: Preset, overrides: &[(&str, &str)]) -> Rules {
+    let mut r = Rules::preset(preset);
+    for (k, v) in overrides {
+        r.set(k, v).unwrap();
+    }
+    r
+}
+
+fn build(r: &Rules, pieces: &[(&str, char)], side: Side) -> Position {
+    let n = r.size();
+    let mut setup = Setup {
+        size: n,
+        attackers: Default::default(),
+        defenders: Default::default(),
+        king: Default::default(),
+    };
+    for (name, c) in pieces {
+        let s = Square::parse(name, n).unwrap();
+        match c {
+            't' => setup.attackers.set(s),
+            'T' => setup.defenders.set(s),
+            'K' => setup.king.set(s),
+            _ => panic!("bad piece"),
+        }
+    }
+    Position::from_setup(&setup, side, r, 0, 0).expect("valid position")
+}
+
+fn mv(r: &Rules, text: &str) -> Move {
+    Move::parse(text, r.size()).unwrap()
+}
+
+fn play(r: &Rules, p: &Position, text: &str) -> Position {
+    let m = mv(r, text);
+    assert!(p.is_legal(r, m), "{text} should be legal");
+    p.make(r, m)
+}
+
+fn at(r: &Rules, p: &Position, name: &str) -> bool {
+    p.piece_at(Square::parse(name, r.size()).unwrap()).is_some()
+}
+
+// ---------- movement ----------
+
+#[test]
+fn throne_pass_versus_wall() {
+    let pieces = [("c5", 't'), ("g7", 'K')];
+    let pass = rules(Preset::Tablut, &[]);
+    let p = build(&pass, &pieces, Side::Attackers);
+    assert!(
+        p.is_legal(&pass, mv(&pass, "c5-g5")),
+        "a soldier may cross the empty throne"
+    );
+    assert!(
+        !p.is_legal(&pass, mv(&pass, "c5-e5")),
+        "only the king may stop on the throne"
+    );
+    let wall = rules(Preset::TablutLatin, &[]);
+    let p = build(&wall, &pieces, Side::Attackers);
+    assert!(
+        !p.is_legal(&wall, mv(&wall, "c5-g5")),
+        "a walled throne blocks soldiers"
+    );
+    assert!(p.is_legal(&wall, mv(&wall, "c5-d5")));
+    // The king may cross and stop on the throne, in both readings.
+    for r in [&pass, &wall] {
+        let p = build(r, &[("c5", 'K'), ("a1", 't')], Side::Defenders);
+        assert!(p.is_legal(r, mv(r, "c5-e5")));
+        assert!(p.is_legal(r, mv(r, "c5-g5")));
+    }
+}
+
+#[test]
+fn restricted_corners_only_for_the_king() {
+    let r = rules(Preset::Brandubh, &[]);
+    let p = build(&r, &[("a3", 't'), ("c3", 'K')], Side::Attackers);
+    assert!(!p.is_legal(&r, mv(&r, "a3-a1")));
+    assert!(p.is_legal(&r, mv(&r, "a3-a2")));
+    let plain = rules(Preset::Tablut, &[]);
+    let p = build(&plain, &[("a3", 't'), ("c3", 'K')], Side::Attackers);
+    assert!(
+        p.is_legal(&plain, mv(&plain, "a3-a1")),
+        "tablut corners are plain"
+    );
+    // Counting agrees with listing.
+    let mut list = konakis::rules::MoveList::new();
+    p.generate_moves(&plain, &mut list);
+    assert_eq!(list.len() as u32, p.count_moves(&plain));
+}
+
+// ---------- captures ----------
+
+#[test]
+fn custodial_capture_is_active_only() {
+    let r = rules(Preset::Tablut, &[]);
+    let p = build(
+        &r,
+        &[("c3", 't'), ("d3", 'T'), ("e1", 't'), ("g7", 'K')],
+        Side::Attackers,
+    );
+    let after = play(&r, &p, "e1-e3");
+    assert!(!at(&r, &after, "d3"));
+    assert_eq!(after.captured, 1);
+    assert_eq!(after.plies_since_capture, 0);
+    let p = build(
+        &r,
+        &[("c3", 't'), ("e3", 't'), ("d1", 'T'), ("g7", 'K')],
+        Side::Defenders,
+    );
+    let after = play(&r, &p, "d1-d3");
+    assert!(at(&r, &after, "d3"), "stepping between two enemies is safe");
+}
+
+#[test]
+fn one_move_captures_on_several_sides() {
+    let r = rules(Preset::Tablut, &[]);
+    let p = build(
+        &r,
+        &[
+            ("c4", 'T'),
+            ("b4", 't'),
+            ("e4", 'T'),
+            ("f4", 't'),
+            ("d5", 'T'),
+            ("d6", 't'),
+            ("d1", 't'),
+            ("g7", 'K'),
+        ],
+        Side::Attackers,
+    );
+    let after = play(&r, &p, "d1-d4");
+    assert_eq!(after.captured, 3);
+    assert!(!at(&r, &after, "c4") && !at(&r, &after, "e4") && !at(&r, &after, "d5"));
+}
+
+#[test]
+fn empty_throne_hostility() {
+    // A defender beside the empty throne, an attacker arriving opposite.
+    let def_victim = [("e4", 'T'), ("a3", 't'), ("g7", 'K')];
+    // An attacker beside the empty throne, a defender arriving opposite.
+    let att_victim = [("d5", 't'), ("c1", 'T'), ("g7", 'K')];
+    for (value, def_taken, att_taken) in [
+        ("both", true, true),
+        ("defenders", true, false),
+        ("attackers", false, true),
+        ("none", false, false),
+    ] {
+        let r = rules(Preset::Tablut, &[("EmptyThroneHostile", value)]);
+        let p = build(&r, &def_victim, Side::Attackers);
+        assert_eq!(
+            !at(&r, &play(&r, &p, "a3-e3"), "e4"),
+            def_taken,
+            "{value}: defender"
+        );
+        let p = build(&r, &att_victim, Side::Defenders);
+        assert_eq!(
+            !at(&r, &play(&r, &p, "c1-c5"), "d5"),
+            att_taken,
+            "{value}: attacker"
+        );
+    }
+}
+
+#[test]
+fn occupied_throne_hostility() {
+    // King unarmed, so only the throne's hostility can act as the anvil.
+    for (value, def_taken, att_taken) in [
+        ("both", true, true),
+        ("defenders", true, false),
+        ("attackers", false, true),
+        ("none", false, false),
+    ] {
+        let r = rules(
+            Preset::Tablut,
+            &[("OccupiedThroneHostile", value), ("KingArmed", "false")],
+        );
+        let p = build(
+            &r,
+            &[("e5", 'K'), ("e4", 'T'), ("a3", 't')],
+            Side::Attackers,
+        );
+        assert_eq!(
+            !at(&r, &play(&r, &p, "a3-e3"), "e4"),
+            def_taken,
+            "{value}: defender"
+        );
+        let p = build(
+            &r,
+            &[("e5", 'K'), ("d5", 't'), ("c1", 'T')],
+            Side::Defenders,
+        );
+        assert_eq!(
+            !at(&r, &play(&r, &p, "c1-c5"), "d5"),
+            att_taken,
+            "{value}: attacker"
+        );
+    }
+}
+
+#[test]
+fn hostile_corners() {
+    let r = rules(Preset::Brandubh, &[]);
+    let p = build(
+        &r,
+        &[("b1", 'T'), ("c3", 't'), ("e5", 'K')],
+        Side::Attackers,
+    );
+    assert!(
+        !at(&r, &play(&r, &p, "c3-c1"), "b1"),
+        "restricted corners are hostile"
+    );
+    let r = rules(Preset::Tablut, &[]);
+    let p = build(
+        &r,
+        &[("b1", 'T'), ("c3", 't'), ("e7", 'K')],
+        Side::Attackers,
+    );
+    assert!(
+        at(&r, &play(&r, &p, "c3-c1"), "b1"),
+        "plain corners are not"
+    );
+}
+
+#[test]
+fn armed_and_unarmed_king() {
+    let armed = rules(Preset::Tablut, &[]);
+    let unarmed = rules(Preset::Tablut, &[("KingArmed", "false")]);
+    let pieces = [("c3", 'T'), ("d3", 't'), ("e7", 'K'), ("a9", 't')];
+    // The king as hammer.
+    let p = build(&armed, &pieces, Side::Defenders);
+    assert!(!at(&armed, &play(&armed, &p, "e7-e3"), "d3"));
+    let p = build(&unarmed, &pieces, Side::Defenders);
+    assert!(at(&unarmed, &play(&unarmed, &p, "e7-e3"), "d3"));
+    // The king as anvil.
+    let pieces = [("e3", 'K'), ("d3", 't'), ("c7", 'T'), ("a9", 't')];
+    let p = build(&armed, &pieces, Side::Defenders);
+    assert!(!at(&armed, &play(&armed, &p, "c7-c3"), "d3"));
+    let p = build(&unarmed, &pieces, Side::Defenders);
+    assert!(at(&unarmed, &play(&unarmed, &p, "c7-c3"), "d3"));
+}
+
+#[test]
+fn law_ten() {
+    let pieces = [
+        ("e5", 'K'),
+        ("d5", 't'),
+        ("f5", 't'),
+        ("e6", 't'),
+        ("e4", 'T'),
+        ("a3", 't'),
+    ];
+    let r = rules(Preset::Tablut1811, &[]);
+    let p = build(&r, &pieces, Side::Attackers);
+    assert!(
+        !at(&r, &play(&r, &p, "a3-e3"), "e4"),
+        "law 10 takes the fourth defender"
+    );
+    let off = rules(Preset::Tablut1811, &[("Law10", "false")]);
+    let p = build(&off, &pieces, Side::Attackers);
+    assert!(at(&off, &play(&off, &p, "a3-e3"), "e4"));
+    // Only two attackers beside the king: no capture.
+    let p = build(
+        &r,
+        &[
+            ("e5", 'K'),
+            ("d5", 't'),
+            ("f5", 't'),
+            ("e4", 'T'),
+            ("a3", 't'),
+        ],
+        Side::Attackers,
+    );
+    assert!(at(&r, &play(&r, &p, "a3-e3"), "e4"));
+}
+
+// ---------- king capture ----------
+
+fn king_taken(r: &Rules, pieces: &[(&str, char)], mv_text: &str) -> bool {
+    let p = build(r, pieces, Side::Attackers);
+    play(r, &p, mv_text).outcome() == Some(Outcome::win(Side::Attackers, Reason::KingCaptured))
+}
+
+#[test]
+fn king_capture_weak() {
+    let r = rules(Preset::Tablut, &[("KingCapture", "weak")]);
+    assert!(king_taken(
+        &r,
+        &[("c3", 'K'), ("b3", 't'), ("d1", 't')],
+        "d1-d3"
+    ));
+    assert!(!king_taken(
+        &r,
+        &[("c3", 'K'), ("b4", 't'), ("d1", 't')],
+        "d1-d3"
+    ));
+    // On the throne, weak is still custodial.
+    assert!(king_taken(
+        &r,
+        &[("e5", 'K'), ("d5", 't'), ("f1", 't')],
+        "f1-f5"
+    ));
+    // Against the empty throne (hostile to defenders in tablut).
+    assert!(king_taken(&r, &[("e4", 'K'), ("a3", 't')], "a3-e3"));
+}
+
+#[test]
+fn king_capture_linnaeus() {
+    let r = rules(Preset::Tablut, &[]);
+    // On the throne: four attackers.
+    let three = [
+        ("e5", 'K'),
+        ("d5", 't'),
+        ("f5", 't'),
+        ("e6", 't'),
+        ("a4", 't'),
+    ];
+    assert!(king_taken(&r, &three, "a4-e4"));
+    assert!(!king_taken(
+        &r,
+        &[("e5", 'K'), ("d5", 't'), ("f5", 't'), ("a4", 't')],
+        "a4-e4"
+    ));
+    // Beside the throne: three attackers, the throne the fourth.
+    assert!(king_taken(
+        &r,
+        &[("e4", 'K'), ("d4", 't'), ("f4", 't'), ("a3", 't')],
+        "a3-e3"
+    ));
+    assert!(!king_taken(
+        &r,
+        &[("e4", 'K'), ("d4", 't'), ("a3", 't')],
+        "a3-e3"
+    ));
+    // Elsewhere: custodial.
+    assert!(king_taken(
+        &r,
+        &[("c3", 'K'), ("b3", 't'), ("d1", 't')],
+        "d1-d3"
+    ));
+    // The arriving attacker must be one of the captors.
+    assert!(!king_taken(
+        &r,
+        &[("c3", 'K'), ("b3", 't'), ("d3", 't'), ("h1", 't')],
+        "h1-h2"
+    ));
+}
+
+#[test]
+fn king_capture_strong() {
+    let r = rules(Preset::TablutEnglish, &[]);
+    assert!(!king_taken(
+        &r,
+        &[("c3", 'K'), ("b3", 't'), ("d1", 't')],
+        "d1-d3"
+    ));
+    // (Corner escape, so that a king on the edge is still in play.)
+    let corner = rules(Preset::TablutCorner, &[]);
+    assert!(king_taken(
+        &r,
+        &[
+            ("c3", 'K'),
+            ("b3", 't'),
+            ("c2", 't'),
+            ("c4", 't'),
+            ("d1", 't')
+        ],
+        "d1-d3"
+    ));
+    // The empty throne counts as the fourth attacker.
+    assert!(king_taken(
+        &r,
+        &[("e4", 'K'), ("d4", 't'), ("f4", 't'), ("a3", 't')],
+        "a3-e3"
+    ));
+    // Never on the edge.
+    assert!(!king_taken(
+        &corner,
+        &[("c1", 'K'), ("b1", 't'), ("c2", 't'), ("e1", 't')],
+        "e1-d1"
+    ));
+}
+
+// ---------- escape ----------
+
+#[test]
+fn escape_edge_versus_corner() {
+    let edge = rules(Preset::Tablut, &[]);
+    let p = build(&edge, &[("c3", 'K'), ("h8", 't')], Side::Defenders);
+    assert_eq!(
+        play(&edge, &p, "c3-c1").outcome(),
+        Some(Outcome::win(Side::Defenders, Reason::KingEscaped))
+    );
+    let corner = rules(Preset::TablutCorner, &[]);
+    let p = build(&corner, &[("a3", 'K'), ("h8", 't')], Side::Defenders);
+    assert_eq!(play(&corner, &p, "a3-a2").outcome(), None);
+    assert_eq!(
+        play(&corner, &p, "a3-a1").outcome(),
+        Some(Outcome::win(Side::Defenders, Reason::KingEscaped))
+    );
+}
+
+// ---------- shieldwall ----------
+
+#[test]
+fn shieldwall_with_piece_bracket() {
+    let r = rules(Preset::Copenhagen, &[]);
+    let p = build(
+        &r,
+        &[
+            ("c1", 'T'),
+            ("d1", 'T'),
+            ("e1", 'T'),
+            ("c2", 't'),
+            ("d2", 't'),
+            ("e2", 't'),
+            ("b1", 't'),
+            ("f5", 't'),
+            ("f6", 'K'),
+        ],
+        Side::Attackers,
+    );
+    let after = play(&r, &p, "f5-f1");
+    assert_eq!(after.captured, 3);
+    assert!(!at(&r, &after, "c1") && !at(&r, &after, "d1") && !at(&r, &after, "e1"));
+}
+
+#[test]
+fn shieldwall_with_corner_bracket_and_king_spared() {
+    let r = rules(Preset::Copenhagen, &[]);
+    let p = build(
+        &r,
+        &[
+            ("b1", 'T'),
+            ("c1", 'K'),
+            ("b2", 't'),
+            ("c2", 't'),
+            ("d5", 't'),
+            ("g7", 'T'),
+        ],
+        Side::Attackers,
+    );
+    let after = play(&r, &p, "d5-d1");
+    assert!(!at(&r, &after, "b1"), "the corner closes the wall");
+    assert!(at(&r, &after, "c1"), "the king in the wall is not captured");
+}
+
+#[test]
+fn shieldwall_broken_by_gap_or_missing_front() {
+    let r = rules(Preset::Copenhagen, &[]);
+    // A gap at d1.
+    let p = build(
+        &r,
+        &[
+            ("c1", 'T'),
+            ("e1", 'T'),
+            ("c2", 't'),
+            ("e2", 't'),
+            ("b1", 't'),
+            ("f5", 't'),
+            ("f6", 'K'),
+        ],
+        Side::Attackers,
+    );
+    let after = play(&r, &p, "f5-f1");
+    assert!(at(&r, &after, "c1"));
+    // One member with no attacker in front.
+    let p = build(
+        &r,
+        &[
+            ("c1", 'T'),
+            ("d1", 'T'),
+            ("e1", 'T'),
+            ("c2", 't'),
+            ("e2", 't'),
+            ("b1", 't'),
+            ("f5", 't'),
+            ("f6", 'K'),
+        ],
+        Side::Attackers,
+    );
+    let after = play(&r, &p, "f5-f1");
+    assert!(at(&r, &after, "c1") && at(&r, &after, "d1"));
+    // Shieldwall off: only custodial captures (none here).
+    let off = rules(Preset::Copenhagen, &[("Shieldwall", "false")]);
+    let p = build(
+        &off,
+        &[
+            ("c1", 'T'),
+            ("d1", 'T'),
+            ("e1", 'T'),
+            ("c2", 't'),
+            ("d2", 't'),
+            ("e2", 't'),
+            ("b1", 't'),
+            ("f5", 't'),
+            ("f6", 'K'),
+        ],
+        Side::Attackers,
+    );
+    assert_eq!(play(&off, &p, "f5-f1").captured, 0);
+}
+
+// ---------- encirclement ----------
+
+fn ring(gap: &str) -> Vec<(String, char)> {
+    let mut v = Vec::new();
+    for f in ['d', 'e', 'f', 'g', 'h'] {
+        v.push((format!("{f}3"), 't'));
+        v.push((format!("{f}9"), 't'));
+    }
+    for rk in 4..=8 {
+        v.push((format!("c{rk}"), 't'));
+        v.push((format!("i{rk}"), 't'));
+    }
+    v.retain(|(s, _)| s != gap);
+    v
+}
+
+#[test]
+fn encirclement() {
+    let r = rules(Preset::Copenhagen, &[]);
+    let mut pieces = ring("i6");
+    pieces.push(("f6".into(), 'K'));
+    pieces.push(("e6".into(), 'T'));
+    pieces.push(("k6".into(), 't'));
+    let refs: Vec<(&str, char)> = pieces.iter().map(|(s, c)| (s.as_str(), *c)).collect();
+    let p = build(&r, &refs, Side::Attackers);
+    assert!(!p.is_encircled(&r));
+    let after = play(&r, &p, "k6-i6");
+    assert_eq!(
+        after.outcome(),
+        Some(Outcome::win(Side::Attackers, Reason::Encircled))
+    );
+    // A defender outside the ring: no encirclement.
+    let mut refs2 = refs.clone();
+    refs2.push(("b2", 'T'));
+    let p = build(&r, &refs2, Side::Attackers);
+    assert_eq!(play(&r, &p, "k6-i6").outcome(), None);
+    // Switched off.
+    let off = rules(Preset::Copenhagen, &[("Encirclement", "false")]);
+    let p = build(&off, &refs, Side::Attackers);
+    assert_eq!(play(&off, &p, "k6-i6").outcome(), None);
+}
+
+// ---------- exit fort ----------
+
+#[test]
+fn exit_fort_counts() {
+    let r = rules(Preset::Copenhagen, &[]);
+    // King on f1 with f2 to move in; e3 and f3 guard each other.
+    let p = build(
+        &r,
+        &[
+            ("f1", 'K'),
+            ("e1", 'T'),
+            ("g1", 'T'),
+            ("e2", 'T'),
+            ("g2", 'T'),
+            ("e3", 'T'),
+            ("f5", 'T'),
+            ("a6", 't'),
+            ("k6", 't'),
+        ],
+        Side::Defenders,
+    );
+    let after = play(&r, &p, "f5-f3");
+    assert_eq!(
+        after.outcome(),
+        Some(Outcome::win(Side::Defenders, Reason::ExitFort))
+    );
+    let off = rules(Preset::Copenhagen, &[("ExitFort", "false")]);
+    let p2 = build(
+        &off,
+        &[
+            ("f1", 'K'),
+            ("e1", 'T'),
+            ("g1", 'T'),
+            ("e2", 'T'),
+            ("g2", 'T'),
+            ("e3", 'T'),
+            ("f5", 'T'),
+            ("a6", 't'),
+            ("k6", 't'),
+        ],
+        Side::Defenders,
+    );
+    assert_eq!(play(&off, &p2, "f5-f3").outcome(), None);
+}
+
+#[test]
+fn near_forts_do_not_count() {
+    let r = rules(Preset::Copenhagen, &[]);
+    // f3 alone can be taken between e3 and g3.
+    let p = build(
+        &r,
+        &[
+            ("f1", 'K'),
+            ("e1", 'T'),
+            ("g1", 'T'),
+            ("e2", 'T'),
+            ("g2", 'T'),
+            ("f5", 'T'),
+            ("a6", 't'),
+            ("k6", 't'),
+        ],
+        Side::Defenders,
+    );
+    assert_eq!(play(&r, &p, "f5-f3").outcome(), None);
+    // The king cannot move.
+    let p = build(
+        &r,
+        &[
+            ("f1", 'K'),
+            ("e1", 'T'),
+            ("g1", 'T'),
+            ("f2", 'T'),
+            ("f5", 'T'),
+            ("a6", 't'),
+            ("k6", 't'),
+        ],
+        Side::Defenders,
+    );
+    assert_eq!(play(&r, &p, "f5-f4").outcome(), None);
+    // An attacker touches the king's region.
+    let p = build(
+        &r,
+        &[
+            ("f1", 'K'),
+            ("e1", 'T'),
+            ("g1", 'T'),
+            ("e2", 'T'),
+            ("g2", 'T'),
+            ("e3", 'T'),
+            ("f5", 'T'),
+            ("a6", 't'),
+            ("k6", 't'),
+            ("h1", 't'),
+        ],
+        Side::Defenders,
+    );
+    // h1 is outside; move g1 away would open it; here g1 stays, so h1 is not adjacent to the region.
+    assert!(play(&r, &p, "f5-f3").outcome().is_some());
+    let p = build(
+        &r,
+        &[
+            ("f1", 'K'),
+            ("e1", 'T'),
+            ("g1", 'T'),
+            ("e2", 'T'),
+            ("e3", 'T'),
+            ("f5", 'T'),
+            ("a6", 't'),
+            ("k6", 't'),
+            ("h2", 't'),
+        ],
+        Side::Defenders,
+    );
+    // g2 is open: the region reaches out to h2's attacker.
+    assert_eq!(play(&r, &p, "f5-f3").outcome(), None);
+    // The king not on the edge.
+    let p = build(
+        &r,
+        &[
+            ("f2", 'K'),
+            ("e2", 'T'),
+            ("g2", 'T'),
+            ("e3", 'T'),
+            ("g3", 'T'),
+            ("f1", 'T'),
+            ("f5", 'T'),
+            ("a6", 't'),
+            ("k6", 't'),
+        ],
+        Side::Defenders,
+    );
+    assert_eq!(play(&r, &p, "f5-f4").outcome(), None);
+}
+
+// ---------- whole-game rules: no moves, repetition, ply limits ----------
+
+#[test]
+fn side_without_moves_loses() {
+    let r = rules(Preset::Tablut, &[]);
+    // The lone attacker on a1 is boxed in by defenders after the move.
+    let p = build(
+        &r,
+        &[("a1", 't'), ("b1", 'T'), ("a3", 'T'), ("e7", 'K')],
+        Side::Defenders,
+    );
+    let mut g = Game::from_position(r, p);
+    g.play_str("a3-a2").unwrap();
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::win(Side::Defenders, Reason::NoMoves))
+    );
+}
+
+fn shuffle_game(rep: &str) -> Game {
+    let r = rules(Preset::Tablut, &[("Repetition", rep)]);
+    let p = build(
+        &r,
+        &[("a3", 't'), ("g7", 'K'), ("c7", 'T')],
+        Side::Attackers,
+    );
+    let mut g = Game::from_position(r, p);
+    for m in [
+        "a3-a2", "c7-c6", "a2-a3", "c6-c7", "a3-a2", "c7-c6", "a2-a3", "c6-c7",
+    ] {
+        if g.outcome().is_some() {
+            break;
+        }
+        g.play_str(m).unwrap();
+    }
+    g
+}
+
+#[test]
+fn repetition_kinds() {
+    // The setup position recurs for the third time after the 8th ply, made by the defenders.
+    assert_eq!(shuffle_game("none").outcome(), None);
+    assert_eq!(
+        shuffle_game("draw").outcome(),
+        Some(Outcome::draw(Reason::Repetition))
+    );
+    assert_eq!(
+        shuffle_game("mover-loses").outcome(),
+        Some(Outcome::win(Side::Attackers, Reason::Repetition))
+    );
+    assert_eq!(
+        shuffle_game("defenders-lose").outcome(),
+        Some(Outcome::win(Side::Attackers, Reason::Repetition))
+    );
+    assert_eq!(shuffle_game("draw").moves().len(), 8);
+}
+
+#[test]
+fn ply_limits() {
+    let r = rules(
+        Preset::Tablut,
+        &[("Repetition", "none"), ("NoCaptureLimit", "5")],
+    );
+    let p = build(
+        &r,
+        &[("a3", 't'), ("g7", 'K'), ("c7", 'T')],
+        Side::Attackers,
+    );
+    let mut g = Game::from_position(r, p);
+    for m in ["a3-a2", "c7-c6", "a2-a3", "c6-c7"] {
+        g.play_str(m).unwrap();
+        assert_eq!(g.outcome(), None);
+    }
+    g.play_str("a3-a2").unwrap();
+    assert_eq!(g.outcome(), Some(Outcome::draw(Reason::NoCaptureLimit)));
+
+    let r = rules(
+        Preset::Tablut,
+        &[
+            ("Repetition", "none"),
+            ("NoCaptureLimit", "0"),
+            ("PlyLimit", "3"),
+        ],
+    );
+    let p = build(
+        &r,
+        &[("a3", 't'), ("g7", 'K'), ("c7", 'T')],
+        Side::Attackers,
+    );
+    let mut g = Game::from_position(r, p);
+    for m in ["a3-a2", "c7-c6"] {
+        g.play_str(m).unwrap();
+    }
+    assert_eq!(g.outcome(), None);
+    g.play_str("a2-a3").unwrap();
+    assert_eq!(g.outcome(), Some(Outcome::draw(Reason::MoveLimit)));
+    assert!(g.play_str("c6-c7").is_err(), "no move after the end");
+}
+
+#[test]
+fn options_read_back_and_reject_bad_values() {
+    let mut r = Rules::preset(Preset::Tablut);
+    for name in konakis::rules::options::RULE_OPTION_NAMES {
+        let v = r.get(name).unwrap();
+        r.set(name, &v).unwrap();
+        assert_eq!(r.get(name).unwrap(), v);
+    }
+    let before = r.summary();
+    assert!(r.set("KingCapture", "sideways").is_err());
+    assert!(r.set("NoSuchOption", "1").is_err());
+    assert!(r.set("Start", "/9/").is_err());
+    assert_eq!(r.summary(), before, "a rejected value changes nothing");
+}
