@@ -75,6 +75,29 @@ pub struct BenchArgs {
     pub depth: Option<u32>,
 }
 
+pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
+    let depth = args
+        .depth
+        .map(|d| d as i32)
+        .unwrap_or(crate::search::bench::DEFAULT_DEPTH);
+    if !(1..=64).contains(&depth) {
+        return Err(format!("bench depth must be 1 to 64, not {depth}"));
+    }
+    let (nodes, time) = crate::search::bench::run(depth, |line| {
+        println!(
+            "position {:>2} {:<15} best {:<8} nodes {:>10} time {:>6} ms",
+            line.index,
+            line.preset.name(),
+            line.best,
+            line.nodes,
+            line.time.as_millis()
+        );
+    })?;
+    let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+    println!("{nodes} nodes {nps} nps");
+    Ok(())
+}
+
 pub fn run_perft(args: &PerftArgs) -> Result<(), String> {
     let rules = args.rules.build()?;
     let pos = match &args.position {

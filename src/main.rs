@@ -1,11 +1,11 @@
 use clap::Parser;
-use konakis::cli::{run_perft, Cli, Command};
+use konakis::cli::{run_bench, run_perft, Cli, Command};
 
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Perft(args)) => run_perft(&args),
-        Some(Command::Bench(_args)) => Err("bench: not yet".to_string()),
+        Some(Command::Bench(args)) => run_bench(&args),
         None => Err("protocol: not yet".to_string()),
     };
     if let Err(e) = result {

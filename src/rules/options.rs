@@ -180,6 +180,8 @@ pub struct Masks {
     /// Per line: squares a soldier may cross but not stop on (a passable
     /// throne).
     pub soldier_pass_only: [u16; 2 * MAX_SIZE],
+    /// Per line: the escape squares on it.
+    pub escape_lines: [u16; 2 * MAX_SIZE],
 }
 
 /// Every rule option of a game. Build one with [`Rules::preset`] and change
@@ -463,6 +465,12 @@ impl Rules {
                 }
                 if blockers.has(on_file) {
                     m.soldier_blocks[MAX_SIZE + i] |= 1 << j;
+                }
+                if m.escape.has(on_rank) {
+                    m.escape_lines[i] |= 1 << j;
+                }
+                if m.escape.has(on_file) {
+                    m.escape_lines[MAX_SIZE + i] |= 1 << j;
                 }
                 if pass_only.has(on_rank) {
                     m.soldier_pass_only[i] |= 1 << j;

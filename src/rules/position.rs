@@ -396,6 +396,122 @@ impl Position {
         })
     }
 
+    /// The squares the piece on `from` can move to, as a bitboard (empty if
+    /// no piece of either side stands there).
+    pub fn destinations(&self, rules: &Rules, from: Square) -> Bitboard {
+        if !self.occupied().has(from) {
+            return Bitboard::EMPTY;
+        }
+        let (rank_reach, file_reach) = self.reach(from, self.king.has(from), rules.masks());
+        let r = from.rank();
+        let f = from.file();
+        let mut bb = Bitboard::EMPTY;
+        let mut bits = rank_reach;
+        while bits != 0 {
+            bb.set(Square::new(r, bits.trailing_zeros() as usize));
+            bits &= bits - 1;
+        }
+        let mut bits = file_reach;
+        while bits != 0 {
+            bb.set(Square::new(bits.trailing_zeros() as usize, f));
+            bits &= bits - 1;
+        }
+        bb
+    }
+
+    /// The king's open roads: the escape squares he can reach in one move.
+    #[inline]
+    pub fn open_roads(&self, rules: &Rules) -> Bitboard {
+        let Some(k) = self.king.first() else {
+            return Bitboard::EMPTY;
+        };
+        let m = rules.masks();
+        let (rank_reach, file_reach) = self.reach(k, true, m);
+        let on_rank = rank_reach & m.escape_lines[k.rank()];
+        let on_file = file_reach & m.escape_lines[MAX_SIZE + k.file()];
+        let mut roads = Bitboard::EMPTY;
+        if on_rank | on_file != 0 {
+            for j in 0..MAX_SIZE {
+                if on_rank >> j & 1 != 0 {
+                    roads.set(Square::new(k.rank(), j));
+                }
+                if on_file >> j & 1 != 0 {
+                    roads.set(Square::new(j, k.file()));
+                }
+            }
+        }
+        roads
+    }
+
+    /// Soldiers of `side` that can move to the empty square `to` in one
+    /// move (none if soldiers may not stop there).
+    pub fn soldiers_reaching(&self, rules: &Rules, to: Square, side: Side) -> Bitboard {
+        let m = rules.masks();
+        if m.soldier_forbidden.has(to) || self.occupied().has(to) {
+            return Bitboard::EMPTY;
+        }
+        let r = to.rank();
+        let f = to.file();
+        let fl = MAX_SIZE + f;
+        // The run of squares a slide from `to` covers, plus `to`, then the
+        // first square beyond each end: the nearest piece in each direction.
+        let rank_run = SLIDES[f][(self.lines[r] | m.soldier_blocks[r]) as usize & 0x7ff] | 1 << f;
+        let file_run = SLIDES[r][(self.lines[fl] | m.soldier_blocks[fl]) as usize & 0x7ff] | 1 << r;
+        let rank_first = ((rank_run << 1) | (rank_run >> 1)) & !rank_run & self.lines[r];
+        let file_first = ((file_run << 1) | (file_run >> 1)) & !file_run & self.lines[fl];
+        let mut found = Bitboard::EMPTY;
+        for j in 0..MAX_SIZE {
+            if rank_first >> j & 1 != 0 {
+                found.set(Square::new(r, j));
+            }
+            if file_first >> j & 1 != 0 {
+                found.set(Square::new(j, f));
+            }
+        }
+        let soldiers = match side {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders,
+        };
+        found & soldiers
+    }
+
+    /// The squares the king could move to next if he first moved to the
+    /// empty square `via` (for counting escapes two moves away).
+    pub fn destinations_from_empty(&self, rules: &Rules, via: Square, king: Square) -> Bitboard {
+        let mut p = *self;
+        p.toggle(Piece::King, king);
+        p.toggle(Piece::King, via);
+        p.destinations(rules, via)
+    }
+
+    /// Empty squares where a piece of `side` arriving would (most likely)
+    /// capture an enemy soldier: an enemy next to it with an anvil beyond.
+    /// Used to order moves; it does not model shieldwalls, law 10, the
+    /// king being unarmed, or the mover itself having been the anvil.
+    pub fn capture_targets(&self, rules: &Rules, side: Side) -> Bitboard {
+        let m = rules.masks();
+        let king_on_throne = (self.king & m.throne).any();
+        let victim = side.other().index();
+        let hostile = if king_on_throne {
+            m.hostile_throne_occupied[victim]
+        } else {
+            m.hostile_throne_empty[victim]
+        };
+        let (enemies, anvils) = match side {
+            Side::Attackers => (self.defenders, self.attackers | hostile),
+            Side::Defenders => (self.attackers, self.defenders | self.king | hostile),
+        };
+        let empty = m.board & !self.occupied();
+        let mut targets = Bitboard::EMPTY;
+        for back in [NORTH, SOUTH, EAST, WEST] {
+            // Victims with an anvil one step against `back`; the hammer
+            // lands one step along `back`.
+            let victims = enemies & shift(anvils, back);
+            targets |= shift(victims, back) & empty;
+        }
+        targets
+    }
+
     /// Whether `mv` is a legal move here.
     pub fn is_legal(&self, rules: &Rules, mv: Move) -> bool {
         if self.outcome.is_some() || mv.is_none() {

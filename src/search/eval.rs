@@ -1,0 +1,165 @@
+//! Static evaluation in centi-soldiers, from the side to move's view.
+//!
+//! Terms (each reported by [`breakdown`] for the protocol's `eval`):
+//! material; the king's freedom (his moves) and his distance to the nearest
+//! escape square; open roads (raichi: one road to an escape square, tuichu:
+//! two or more); escape squares the king reaches in two moves; the attackers'
+//! blockade of escape approaches (corner guards); the king's exposure to
+//! capture, weighted by the capture rule; pieces en prise. All weights live
+//! in [`Weights`], ready for tuning by self-play.
+
+use crate::rules::options::{Escape, KingCapture};
+use crate::rules::{Bitboard, Position, Rules, Side, Square};
+
+/// Every evaluation weight, in centi-soldiers (one attacker = 100).
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    pub attacker: i32,
+    pub defender: i32,
+    pub king_move: i32,
+    pub king_distance: i32,
+    /// One open road with the attackers to move (they must block it).
+    pub raichi: i32,
+    /// Two or more open roads with the attackers to move.
+    pub tuichu: i32,
+    pub two_move_escape: i32,
+    pub corner_guard: i32,
+    /// Per attacker next to the king, by capture rule (weak, linnaeus, strong).
+    pub king_pressure: [i32; 3],
+    pub en_prise: i32,
+    pub tempo: i32,
+}
+
+pub const WEIGHTS: Weights = Weights {
+    attacker: 100,
+    defender: 180,
+    king_move: 6,
+    king_distance: 12,
+    raichi: 150,
+    tuichu: 2500,
+    two_move_escape: 30,
+    corner_guard: 25,
+    king_pressure: [45, 30, 22],
+    en_prise: 25,
+    tempo: 10,
+};
+
+/// The terms of one evaluation, each from the defenders' point of view.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Breakdown {
+    pub material: i32,
+    pub king_freedom: i32,
+    pub king_distance: i32,
+    pub roads: i32,
+    pub two_move_escapes: i32,
+    pub blockade: i32,
+    pub king_exposure: i32,
+    pub en_prise: i32,
+    pub tempo: i32,
+    /// Open roads from the king to escape squares (for `roads` and GUIs).
+    pub open_roads: u32,
+}
+
+impl Breakdown {
+    /// Sum from the defenders' point of view.
+    pub fn total(&self) -> i32 {
+        self.material
+            + self.king_freedom
+            + self.king_distance
+            + self.roads
+            + self.two_move_escapes
+            + self.blockade
+            + self.king_exposure
+            + self.en_prise
+            + self.tempo
+    }
+}
+
+/// The escape squares the king reaches in one move: his open roads.
+#[inline]
+pub fn open_roads(pos: &Position, rules: &Rules) -> Bitboard {
+    pos.open_roads(rules)
+}
+
+fn distance_to_escape(k: Square, rules: &Rules) -> i32 {
+    let n = rules.size() as i32;
+    let r = k.rank() as i32;
+    let f = k.file() as i32;
+    match rules.escape {
+        Escape::Edge => r.min(f).min(n - 1 - r).min(n - 1 - f),
+        Escape::Corner => r.min(n - 1 - r) + f.min(n - 1 - f),
+    }
+}
+
+/// Every term, from the defenders' point of view.
+pub fn breakdown(pos: &Position, rules: &Rules) -> Breakdown {
+    let w = &WEIGHTS;
+    let m = rules.masks();
+    let mut b = Breakdown {
+        material: pos.defenders().count() as i32 * w.defender
+            - pos.attackers().count() as i32 * w.attacker,
+        ..Breakdown::default()
+    };
+    let Some(k) = pos.king_square() else {
+        return b;
+    };
+    let king_moves = pos.destinations(rules, k);
+    b.king_freedom = king_moves.count() as i32 * w.king_move;
+    b.king_distance = -distance_to_escape(k, rules) * w.king_distance;
+    let roads = king_moves & m.escape;
+    b.open_roads = roads.count();
+    if pos.side_to_move() == Side::Attackers {
+        b.roads = match b.open_roads {
+            0 => 0,
+            1 => w.raichi,
+            _ => w.tuichu,
+        };
+    }
+    // Escape squares reachable in two king moves (through empty squares).
+    let mut second = Bitboard::EMPTY;
+    for s in (king_moves & !m.escape).squares() {
+        second |= pos.destinations_from_empty(rules, s, k) & m.escape;
+    }
+    b.two_move_escapes = (second & !roads).count().min(4) as i32 * w.two_move_escape;
+    if rules.escape == Escape::Corner {
+        // Attackers on the squares diagonally in front of each corner.
+        let n = rules.size();
+        let mut guards = Bitboard::EMPTY;
+        for (r, f) in [(1, 1), (1, n - 2), (n - 2, 1), (n - 2, n - 2)] {
+            guards.set(Square::new(r, f));
+        }
+        b.blockade = -((pos.attackers() & guards).count() as i32) * w.corner_guard;
+    }
+    let pressure = w.king_pressure[match rules.king_capture {
+        KingCapture::Weak => 0,
+        KingCapture::Linnaeus => 1,
+        KingCapture::Strong => 2,
+    }];
+    let adjacent = (k.bb().neighbours(m.board) & pos.attackers()).count() as i32;
+    b.king_exposure = -adjacent * adjacent * pressure / 2;
+    // Soldiers the side to move can take next move (roughly).
+    let mover = pos.side_to_move();
+    let targets = pos.capture_targets(rules, mover);
+    let threats = targets
+        .squares()
+        .any(|t| pos.soldiers_reaching(rules, t, mover).any()) as i32
+        * w.en_prise;
+    b.en_prise = match mover {
+        Side::Defenders => threats,
+        Side::Attackers => -threats,
+    };
+    b.tempo = match mover {
+        Side::Defenders => w.tempo,
+        Side::Attackers => -w.tempo,
+    };
+    b
+}
+
+/// The evaluation from the side to move's point of view.
+pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
+    let v = breakdown(pos, rules).total();
+    match pos.side_to_move() {
+        Side::Defenders => v,
+        Side::Attackers => -v,
+    }
+}

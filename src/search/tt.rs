@@ -1,0 +1,245 @@
+//! The transposition table, shared by all search threads without locks or
+//! `unsafe`: each slot is two atomics holding `key ^ data` and `data`, so a
+//! slot torn by two threads writing at once fails the key check and is
+//! simply not used.
+
+use crate::rules::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// How a stored score bounds the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact = 1,
+    Lower = 2,
+    Upper = 3,
+}
+
+/// One probed entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub mv: Move,
+    /// Score relative to the node (win distances already adjusted).
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    fn new() -> Slot {
+        Slot {
+            check: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        }
+    }
+}
+
+const SLOTS_PER_BUCKET: usize = 2;
+const SLOT_BYTES: usize = 16;
+
+/// Data layout: move (16) | score (16) | eval (16) | depth (8) | bound (2) | age (6).
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    (mv.raw() as u64)
+        | ((score as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | ((depth.clamp(0, 255) as u64) << 48)
+        | ((bound as u64) << 56)
+        | (((age & 0x3f) as u64) << 58)
+}
+
+fn unpack(data: u64) -> Option<Entry> {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None,
+    };
+    Some(Entry {
+        mv: Move::from_raw(data as u16),
+        score: (data >> 16) as u16 as i16 as i32,
+        eval: (data >> 32) as u16 as i16 as i32,
+        depth: ((data >> 48) & 0xff) as i32,
+        bound,
+    })
+}
+
+fn age_of(data: u64) -> u8 {
+    ((data >> 58) & 0x3f) as u8
+}
+
+/// A table of `2^k` buckets of two slots: the first keeps the deeper (or
+/// newer) entry, the second always takes the latest.
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    mask: usize,
+    age: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of at most `mib` MiB (at least one bucket).
+    pub fn new(mib: usize) -> TranspositionTable {
+        let bytes = mib.max(1).saturating_mul(1 << 20);
+        let mut buckets = 1usize;
+        while buckets * 2 * SLOTS_PER_BUCKET * SLOT_BYTES <= bytes {
+            buckets *= 2;
+        }
+        let slots = (0..buckets * SLOTS_PER_BUCKET)
+            .map(|_| Slot::new())
+            .collect();
+        TranspositionTable {
+            slots,
+            mask: buckets - 1,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * SLOT_BYTES
+    }
+
+    /// Empties every slot.
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        let a = self.age.load(Ordering::Relaxed);
+        self.age.store((a + 1) & 0x3f, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        ((key as usize) & self.mask) * SLOTS_PER_BUCKET
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let b = self.bucket(key);
+        for s in &self.slots[b..b + SLOTS_PER_BUCKET] {
+            let data = s.data.load(Ordering::Relaxed);
+            if s.check.load(Ordering::Relaxed) ^ data == key {
+                return unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Stores an entry; keeps an existing best move when none is given.
+    #[inline]
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let age = self.age.load(Ordering::Relaxed);
+        let b = self.bucket(key);
+        let bucket = &self.slots[b..b + SLOTS_PER_BUCKET];
+        // Same position already stored: overwrite in place.
+        let mut target = None;
+        for (i, s) in bucket.iter().enumerate() {
+            let data = s.data.load(Ordering::Relaxed);
+            if s.check.load(Ordering::Relaxed) ^ data == key {
+                target = Some((i, unpack(data)));
+                break;
+            }
+        }
+        let (index, old) = match target {
+            Some(t) => t,
+            None => {
+                // Replace the first slot if it is stale or not deeper; else the second.
+                let data = bucket[0].data.load(Ordering::Relaxed);
+                let stale = age_of(data) != age;
+                let old_depth = ((data >> 48) & 0xff) as i32;
+                if stale || depth >= old_depth || unpack(data).is_none() {
+                    (0, None)
+                } else {
+                    (1, None)
+                }
+            }
+        };
+        let mv = match (mv.is_none(), old) {
+            (true, Some(e)) => e.mv,
+            _ => mv,
+        };
+        let data = pack(mv, score, eval, depth, bound, age);
+        let slot = &bucket[index];
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled slots written during the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed);
+        let sample = self.slots.len().min(2000);
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                unpack(d).is_some() && age_of(d) == age
+            })
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Square;
+
+    #[test]
+    fn store_and_probe() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::new(Square::new(0, 3), Square::new(2, 3));
+        tt.store(0xDEAD_BEEF_1234_5678, mv, -123, 45, 7, Bound::Lower);
+        let e = tt.probe(0xDEAD_BEEF_1234_5678).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.eval, e.depth, e.bound),
+            (mv, -123, 45, 7, Bound::Lower)
+        );
+    }
+
+    #[test]
+    fn wrong_key_is_never_used() {
+        let tt = TranspositionTable::new(1);
+        let key = 0x0123_4567_89AB_CDEFu64;
+        tt.store(key, Move::NONE, 10, 0, 3, Bound::Exact);
+        // Same bucket, different key.
+        let other = key ^ (1u64 << 63);
+        assert!(tt.probe(other).is_none());
+        // A torn write (check from one entry, data from another) fails the check.
+        let b = tt.bucket(key);
+        for s in &tt.slots[b..b + SLOTS_PER_BUCKET] {
+            s.data.fetch_xor(1 << 20, Ordering::Relaxed);
+        }
+        assert!(tt.probe(key).is_none());
+    }
+
+    #[test]
+    fn size_and_hashfull() {
+        let tt = TranspositionTable::new(16);
+        assert!(tt.bytes() <= 16 << 20 && tt.bytes() > 8 << 20);
+        assert_eq!(tt.hashfull(), 0);
+        for k in 0..100_000u64 {
+            tt.store(
+                k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                Move::NONE,
+                0,
+                0,
+                1,
+                Bound::Exact,
+            );
+        }
+        assert!(tt.hashfull() > 0);
+        tt.clear();
+        assert_eq!(tt.hashfull(), 0);
+    }
+}
