@@ -1,39 +1,9 @@
 //! Hand-made tests for every rule option. Positions are given as lists of
 //! (square, piece) with `t` attacker, `T` defender, `K` king.
 
-use konakis::rules::{Game, Move, Outcome, Position, Preset, Reason, Rules, Setup, Side, Square};
-
-fn rules(preset: Preset, overrides: &[(&str, &str)]) -> Rules {
-    let mut r = Rules::preset(preset);
-    for (k, v) in overrides {
-        r.set(k, v).unwrap();
-    }
-    r
-}
-
-fn build(r: &Rules, pieces: &[(&str, char)], side: Side) -> Position {
-    let n = r.size();
-    let mut setup = Setup {
-        size: n,
-        attackers: Default::default(),
-        defenders: Default::default(),
-        king: Default::default(),
-    };
-    for (name, c) in pieces {
-        let s = Square::parse(name, n).unwrap();
-        match c {
-            't' => setup.attackers.set(s),
-            'T' => setup.defenders.set(s),
-            'K' => setup.king.set(s),
-            _ => panic!("bad piece"),
-        }
-    }
-    Position::from_setup(&setup, side, r, 0, 0).expect("valid position")
-}
-
-fn mv(r: &Rules, text: &str) -> Move {
-    Move::parse(text, r.size()).unwrap()
-}
+mod common;
+use common::{build, mv, rules};
+use konakis::rules::{Game, Outcome, Position, Preset, Reason, Rules, Side, Square};
 
 fn play(r: &Rules, p: &Position, text: &str) -> Position {
     let m = mv(r, text);

@@ -426,21 +426,8 @@ impl Position {
             return Bitboard::EMPTY;
         };
         let m = rules.masks();
-        let (rank_reach, file_reach) = self.reach(k, true, m);
-        let on_rank = rank_reach & m.escape_lines[k.rank()];
-        let on_file = file_reach & m.escape_lines[MAX_SIZE + k.file()];
-        let mut roads = Bitboard::EMPTY;
-        if on_rank | on_file != 0 {
-            for j in 0..MAX_SIZE {
-                if on_rank >> j & 1 != 0 {
-                    roads.set(Square::new(k.rank(), j));
-                }
-                if on_file >> j & 1 != 0 {
-                    roads.set(Square::new(j, k.file()));
-                }
-            }
-        }
-        roads
+        let _ = m;
+        self.escapes_from(rules, k)
     }
 
     /// Soldiers of `side` that can move to the empty square `to` in one
@@ -460,13 +447,15 @@ impl Position {
         let rank_first = ((rank_run << 1) | (rank_run >> 1)) & !rank_run & self.lines[r];
         let file_first = ((file_run << 1) | (file_run >> 1)) & !file_run & self.lines[fl];
         let mut found = Bitboard::EMPTY;
-        for j in 0..MAX_SIZE {
-            if rank_first >> j & 1 != 0 {
-                found.set(Square::new(r, j));
-            }
-            if file_first >> j & 1 != 0 {
-                found.set(Square::new(j, f));
-            }
+        let mut bits = rank_first;
+        while bits != 0 {
+            found.set(Square::new(r, bits.trailing_zeros() as usize));
+            bits &= bits - 1;
+        }
+        let mut bits = file_first;
+        while bits != 0 {
+            found.set(Square::new(bits.trailing_zeros() as usize, f));
+            bits &= bits - 1;
         }
         let soldiers = match side {
             Side::Attackers => self.attackers,
@@ -475,13 +464,28 @@ impl Position {
         found & soldiers
     }
 
-    /// The squares the king could move to next if he first moved to the
-    /// empty square `via` (for counting escapes two moves away).
-    pub fn destinations_from_empty(&self, rules: &Rules, via: Square, king: Square) -> Bitboard {
-        let mut p = *self;
-        p.toggle(Piece::King, king);
-        p.toggle(Piece::King, via);
-        p.destinations(rules, via)
+    /// The escape squares a king standing on the empty square `via` would
+    /// reach in one move, with every other piece where it is (the king's own
+    /// square still counts as occupied: an escape through it is a road he
+    /// already has).
+    #[inline]
+    pub fn escapes_from(&self, rules: &Rules, via: Square) -> Bitboard {
+        let m = rules.masks();
+        let (rank_reach, file_reach) = self.reach(via, true, m);
+        let on_rank = rank_reach & m.escape_lines[via.rank()];
+        let on_file = file_reach & m.escape_lines[MAX_SIZE + via.file()];
+        let mut out = Bitboard::EMPTY;
+        let mut bits = on_rank;
+        while bits != 0 {
+            out.set(Square::new(via.rank(), bits.trailing_zeros() as usize));
+            bits &= bits - 1;
+        }
+        let mut bits = on_file;
+        while bits != 0 {
+            out.set(Square::new(bits.trailing_zeros() as usize, via.file()));
+            bits &= bits - 1;
+        }
+        out
     }
 
     /// Empty squares where a piece of `side` arriving would (most likely)

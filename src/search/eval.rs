@@ -118,7 +118,7 @@ pub fn breakdown(pos: &Position, rules: &Rules) -> Breakdown {
     // Escape squares reachable in two king moves (through empty squares).
     let mut second = Bitboard::EMPTY;
     for s in (king_moves & !m.escape).squares() {
-        second |= pos.destinations_from_empty(rules, s, k) & m.escape;
+        second |= pos.escapes_from(rules, s);
     }
     b.two_move_escapes = (second & !roads).count().min(4) as i32 * w.two_move_escape;
     if rules.escape == Escape::Corner {

@@ -256,12 +256,18 @@ impl<'a> Searcher<'a> {
         self.pv_len[ply] = child_len;
     }
 
-    fn order_moves(&self, pos: &Position, moves: &mut MoveList, tt_move: Move, ply: usize) {
+    /// Ordering scores for `moves` (picked best-first by [`pick_next`]).
+    fn order_moves(
+        &self,
+        pos: &Position,
+        moves: &MoveList,
+        tt_move: Move,
+        ply: usize,
+    ) -> ScoreList {
         let rules = self.rules;
         let side = pos.side_to_move();
         let targets = pos.capture_targets(rules, side);
         let king = pos.king_square();
-        let m = rules.masks();
         // Squares on the king's open roads (attackers block them).
         let road_block = if side == Side::Attackers {
             king.map(|k| road_squares(pos, rules, k))
@@ -269,34 +275,28 @@ impl<'a> Searcher<'a> {
         } else {
             Bitboard::EMPTY
         };
-        let mut scored: Vec<(i32, Move)> = moves
-            .iter()
-            .map(|&mv| {
-                let mut s = self.history[history_index(side, mv)];
-                if mv == tt_move {
-                    s = 10_000_000;
-                } else if targets.has(mv.to()) {
-                    s += 1_000_000;
-                } else if road_block.has(mv.to()) {
-                    s += 900_000;
-                } else if Some(mv.from()) == king {
-                    // King moves toward the escape squares.
-                    if (pos.destinations_from_empty(rules, mv.to(), mv.from()) & m.escape).any() {
-                        s += 950_000;
-                    }
-                } else if mv == self.killers[ply][0] {
-                    s += 800_000;
-                } else if mv == self.killers[ply][1] {
-                    s += 700_000;
+        let mut scores = ScoreList::new();
+        for &mv in moves.iter() {
+            let mut s = self.history[history_index(side, mv)];
+            if mv == tt_move {
+                s = 10_000_000;
+            } else if targets.has(mv.to()) {
+                s += 1_000_000;
+            } else if road_block.has(mv.to()) {
+                s += 900_000;
+            } else if Some(mv.from()) == king {
+                // King moves that open a road to an escape square.
+                if pos.escapes_from(rules, mv.to()).any() {
+                    s += 950_000;
                 }
-                (s, mv)
-            })
-            .collect();
-        scored.sort_by_key(|e| std::cmp::Reverse(e.0));
-        moves.clear();
-        for (_, mv) in scored {
-            moves.push(mv);
+            } else if mv == self.killers[ply][0] {
+                s += 800_000;
+            } else if mv == self.killers[ply][1] {
+                s += 700_000;
+            }
+            scores.push(s);
         }
+        scores
     }
 
     /// Principal-variation search.
@@ -425,12 +425,13 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        self.order_moves(pos, &mut moves, tt_move, ply);
+        let mut scores = self.order_moves(pos, &moves, tt_move, ply);
         let targets = pos.capture_targets(rules, side);
         let mut best = -WIN - 1;
         let mut best_move = Move::NONE;
         let original_alpha = alpha;
-        for (i, &mv) in moves.iter().enumerate() {
+        for i in 0..moves.len() {
+            let mv = pick_next(&mut moves, &mut scores, i);
             let child = pos.make(rules, mv);
             self.count_node();
             let is_king_move = Some(mv.from()) == king;
@@ -552,9 +553,7 @@ impl<'a> Searcher<'a> {
         }
         let rules = self.rules;
         let side = pos.side_to_move();
-        let mut moves = MoveList::new();
-        pos.generate_moves(rules, &mut moves);
-        if moves.is_empty() {
+        if !pos.has_moves(rules) {
             return -(WIN - ply as i32);
         }
         let roads = if side == Side::Attackers {
@@ -567,16 +566,16 @@ impl<'a> Searcher<'a> {
             return -(WIN - ply as i32 - 2);
         }
         let forced = roads.any();
+        let targets = pos.capture_targets(rules, side);
         let mut best;
-        if forced {
+        let destinations = if forced {
             // Raichi: only moves onto the road (or captures) can matter.
+            best = -(WIN - ply as i32 - 2);
             let block = pos
                 .king_square()
                 .map(|k| road_squares(pos, rules, k))
                 .unwrap_or_default();
-            let targets = pos.capture_targets(rules, side);
-            moves.retain(|m| block.has(m.to()) || targets.has(m.to()));
-            best = -(WIN - ply as i32 - 2);
+            block | targets
         } else {
             let stand_pat = evaluate(pos, rules);
             if stand_pat >= beta || qdepth >= QSEARCH_MAX {
@@ -584,8 +583,20 @@ impl<'a> Searcher<'a> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            let targets = pos.capture_targets(rules, side);
-            moves.retain(|m| targets.has(m.to()));
+            targets
+        };
+        let mut moves = MoveList::new();
+        for to in destinations.squares() {
+            for from in pos.soldiers_reaching(rules, to, side).squares() {
+                moves.push(Move::new(from, to));
+            }
+        }
+        if side == Side::Defenders && rules.king_armed {
+            if let Some(k) = pos.king_square() {
+                for to in (pos.destinations(rules, k) & targets).squares() {
+                    moves.push(Move::new(k, to));
+                }
+            }
         }
         for &mv in moves.iter() {
             let child = pos.make(rules, mv);
@@ -773,6 +784,22 @@ pub fn road_squares(pos: &Position, rules: &Rules, k: Square) -> Bitboard {
         }
     }
     squares
+}
+
+type ScoreList = arrayvec::ArrayVec<i32, { crate::rules::position::MAX_MOVES }>;
+
+/// Moves the best-scored of `moves[i..]` to `i` and returns it.
+#[inline]
+fn pick_next(moves: &mut MoveList, scores: &mut ScoreList, i: usize) -> Move {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
+    moves[i]
 }
 
 fn score_to_tt(score: i32, ply: usize) -> i32 {

@@ -1,0 +1,74 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use konakis::rules::{Move, MoveList, Position, Preset, Rules, Setup, Side, Square};
+
+pub fn rules(preset: Preset, overrides: &[(&str, &str)]) -> Rules {
+    let mut r = Rules::preset(preset);
+    for (k, v) in overrides {
+        r.set(k, v).unwrap();
+    }
+    r
+}
+
+/// A position from (square, piece) pairs: `t` attacker, `T` defender, `K` king.
+pub fn build(r: &Rules, pieces: &[(&str, char)], side: Side) -> Position {
+    let n = r.size();
+    let mut setup = Setup {
+        size: n,
+        attackers: Default::default(),
+        defenders: Default::default(),
+        king: Default::default(),
+    };
+    for (name, c) in pieces {
+        let s = Square::parse(name, n).unwrap();
+        match c {
+            't' => setup.attackers.set(s),
+            'T' => setup.defenders.set(s),
+            'K' => setup.king.set(s),
+            _ => panic!("bad piece"),
+        }
+    }
+    Position::from_setup(&setup, side, r, 0, 0).expect("valid position")
+}
+
+pub fn mv(r: &Rules, text: &str) -> Move {
+    Move::parse(text, r.size()).unwrap()
+}
+
+/// Brute force: can the side to move force a decisive win within `plies`
+/// (odd) plies? Wins only by escape, king capture, encirclement, fort or
+/// the opponent having no move.
+pub fn wins_within(pos: &Position, rules: &Rules, plies: u32) -> bool {
+    let mut moves = MoveList::new();
+    pos.generate_moves(rules, &mut moves);
+    moves.iter().any(|&m| {
+        let c = pos.make(rules, m);
+        if c.outcome().is_some() {
+            return true;
+        }
+        if plies < 3 {
+            return false;
+        }
+        let mut replies = MoveList::new();
+        c.generate_moves(rules, &mut replies);
+        replies.iter().all(|&r| {
+            let g = c.make(rules, r);
+            g.outcome().is_none() && wins_within(&g, rules, plies - 2)
+        })
+    })
+}
+
+/// The moves after which the opponent has no win in one.
+pub fn safe_moves(pos: &Position, rules: &Rules) -> Vec<Move> {
+    let mut moves = MoveList::new();
+    pos.generate_moves(rules, &mut moves);
+    moves
+        .iter()
+        .copied()
+        .filter(|&m| {
+            let c = pos.make(rules, m);
+            c.outcome().is_some() || !wins_within(&c, rules, 1)
+        })
+        .collect()
+}

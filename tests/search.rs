@@ -1,0 +1,338 @@
+//! Search tests: win-finding puzzles for every preset, defences, the
+//! greedy-capture trap, determinism, threads, and self-play to a result.
+
+mod common;
+use common::{build, rules, safe_moves, wins_within};
+use konakis::rules::{Game, Position, Preset, Rules, Side};
+use konakis::search::{score_text, Engine, Limits, WIN_BOUND};
+
+const EDGE_PRESETS: [Preset; 4] = [
+    Preset::Tablut,
+    Preset::TablutLatin,
+    Preset::Tablut1811,
+    Preset::TablutEnglish,
+];
+const CORNER_PRESETS: [Preset; 4] = [
+    Preset::TablutCorner,
+    Preset::Brandubh,
+    Preset::Copenhagen,
+    Preset::Fetlar,
+];
+
+fn engine() -> Engine {
+    let mut e = Engine::new();
+    e.set_hash(8).unwrap();
+    e
+}
+
+fn solve(rules: &Rules, pos: Position, depth: i32) -> (String, String) {
+    let game = Game::from_position(rules.clone(), pos);
+    assert!(game.outcome().is_none());
+    let r = engine().search(&game, Limits::depth(depth));
+    (
+        r.best.map(|m| m.to_string()).unwrap_or_default(),
+        score_text(r.score),
+    )
+}
+
+#[test]
+fn escape_in_one_every_preset() {
+    for p in EDGE_PRESETS {
+        let r = rules(p, &[]);
+        let pos = build(
+            &r,
+            &[("c3", 'K'), ("g7", 't'), ("h8", 't')],
+            Side::Defenders,
+        );
+        let (best, score) = solve(&r, pos, 3);
+        assert_eq!(score, "mate 1", "{p}");
+        assert!(
+            pos.make(&r, common::mv(&r, &best)).outcome().is_some(),
+            "{p}: {best}"
+        );
+    }
+    for p in CORNER_PRESETS {
+        let r = rules(p, &[]);
+        let pos = build(
+            &r,
+            &[("a3", 'K'), ("e2", 't'), ("f2", 't')],
+            Side::Defenders,
+        );
+        let (best, score) = solve(&r, pos, 3);
+        assert_eq!((best.as_str(), score.as_str()), ("a3-a1", "mate 1"), "{p}");
+    }
+}
+
+#[test]
+fn king_capture_in_one_every_preset() {
+    for p in [Preset::Tablut, Preset::TablutLatin, Preset::Tablut1811] {
+        let r = rules(p, &[]);
+        let pos = build(
+            &r,
+            &[("c3", 'K'), ("b3", 't'), ("d1", 't'), ("g7", 'T')],
+            Side::Attackers,
+        );
+        assert_eq!(solve(&r, pos, 3), ("d1-d3".into(), "mate 1".into()), "{p}");
+    }
+    let r = rules(Preset::Brandubh, &[]);
+    let pos = build(
+        &r,
+        &[("c6", 'K'), ("b6", 't'), ("d7", 't'), ("f2", 'T')],
+        Side::Attackers,
+    );
+    assert_eq!(solve(&r, pos, 3), ("d7-d6".into(), "mate 1".into()));
+    for p in [
+        Preset::TablutEnglish,
+        Preset::TablutCorner,
+        Preset::Copenhagen,
+        Preset::Fetlar,
+    ] {
+        let r = rules(p, &[]);
+        let pos = build(
+            &r,
+            &[
+                ("c3", 'K'),
+                ("b3", 't'),
+                ("c2", 't'),
+                ("c4", 't'),
+                ("d1", 't'),
+                ("g7", 'T'),
+            ],
+            Side::Attackers,
+        );
+        assert_eq!(solve(&r, pos, 3), ("d1-d3".into(), "mate 1".into()), "{p}");
+    }
+}
+
+/// Escapes in three plies (tuichu and the like), found by random play and
+/// checked here by brute force first.
+const ESCAPES_IN_3: &[(Preset, &str)] = &[
+    (
+        Preset::Tablut,
+        "/4ttTt1/T2t5/7tT/t3T3t/t2TKT1t1/tt6t/1T4T2/9/3tt2t1/",
+    ),
+    (
+        Preset::TablutLatin,
+        "/1T1t3tt/9/2t1t4/t2t4t/t1TT5/tK5t1/4t1T2/TT2t2T1/3t4t/",
+    ),
+    (
+        Preset::Tablut1811,
+        "/9/1t1t2ttt/3T4t/tT1T1t1T1/t1T2KT2/8t/5T2t/T5t1t/t2t1t3/",
+    ),
+    (
+        Preset::TablutEnglish,
+        "/t2ttt1t1/6T2/t2TT4/t1t3T1t/8t/3TTK2t/tT7/9/3ttt1t1/",
+    ),
+    (
+        Preset::TablutCorner,
+        "/3ttt1t1/4T3t/4T4/t7t/2T3KTt/t2T2T2/1T5t1/t5t1t/1t2tt3/",
+    ),
+    (Preset::Brandubh, "/2t4/5T1/t6/t2KT2/5tt/3t2t/1T5/"),
+    (
+        Preset::Copenhagen,
+        "/5tt4/3t2tT3/1tt2t3t1/tT4T1t2/t2tTT3Tt/tT2T1T1TKt/t3T5t/2t8/t10/5T4t/2t2ttt3/",
+    ),
+    (
+        Preset::Fetlar,
+        "/3t1t2T2/t6t3/6t4/t3TT1t1tt/tT3t5/t6Tt2/tT4T1Ttt/5t1T3/4K2t3/5Tt2t1/2T1tt2t2/",
+    ),
+];
+
+#[test]
+fn escape_in_three_every_preset() {
+    for &(p, record) in ESCAPES_IN_3 {
+        let r = rules(p, &[]);
+        let game = Game::from_record(r.clone(), record, Side::Defenders, 0, 0).unwrap();
+        let pos = *game.position();
+        assert!(
+            !wins_within(&pos, &r, 1) && wins_within(&pos, &r, 3),
+            "{p}: not an escape in 3"
+        );
+        let (_, score) = solve(&r, pos, 5);
+        assert_eq!(score, "mate 2", "{p}");
+    }
+}
+
+const CAPTURES_IN_3: &[(Preset, &str)] = &[
+    (
+        Preset::Tablut,
+        "/t2ttt3/T3t4/3t1K1t1/Tt7/2T2Tt1t/2T5T/1t7/t2t5/1t2t4/",
+    ),
+    (
+        Preset::TablutLatin,
+        "/1T7/8t/5T1tt/2t5t/1t1t1TTT1/1ttKTt2t/9/t4t3/2T1tt1t1/",
+    ),
+    (
+        Preset::Tablut1811,
+        "/4TTTtt/7t1/tt5t1/t3T1K1t/1t7/t4tt2/2TTt4/t8/1T1t1t3/",
+    ),
+    (Preset::Brandubh, "/3t1T1/4T2/1t5/7/3T1tK/1tT3t/1t5/"),
+];
+
+#[test]
+fn king_capture_in_three() {
+    for &(p, record) in CAPTURES_IN_3 {
+        let r = rules(p, &[]);
+        let game = Game::from_record(r.clone(), record, Side::Attackers, 0, 0).unwrap();
+        let pos = *game.position();
+        assert!(
+            !wins_within(&pos, &r, 1) && wins_within(&pos, &r, 3),
+            "{p}: not a capture in 3"
+        );
+        let (_, score) = solve(&r, pos, 5);
+        assert_eq!(score, "mate 2", "{p}");
+    }
+}
+
+/// Attackers to move with exactly one move that stops an escape.
+const ONLY_DEFENCES: &[(Preset, &str)] = &[
+    (
+        Preset::Tablut,
+        "/5t2t/3tKt3/2T4t1/1t1T2t2/3T2Tt1/t7T/t7T/3t4t/T1ttt3t/",
+    ),
+    (
+        Preset::TablutLatin,
+        "/9/9/t4t2T/4tT3/t1t3K1T/ttT2T1t1/1T1t5/3tt1Tt1/1t3tt1t/",
+    ),
+    (
+        Preset::TablutCorner,
+        "/2T1tt3/4t4/9/tT2T2Tt/t2T3tt/2t1T2tT/t8/4t2tt/3t1K3/",
+    ),
+    (Preset::Brandubh, "/7/t2t1tT/1t2T2/6t/6t/2T4/1t2K2/"),
+    (
+        Preset::Copenhagen,
+        "/3K1tttt2/1T2t6/2t4t3/2t1t1t4/1T3TT4/t5T2tt/T1T2t3Tt/1T3t2T2/t9t/2t4T3/2t1t1tt3/",
+    ),
+];
+
+#[test]
+fn finds_the_only_defence() {
+    for &(p, record) in ONLY_DEFENCES {
+        let r = rules(p, &[]);
+        let game = Game::from_record(r.clone(), record, Side::Attackers, 0, 0).unwrap();
+        let pos = *game.position();
+        let safe = safe_moves(&pos, &r);
+        assert_eq!(safe.len(), 1, "{p}: expected one defence, found {safe:?}");
+        let (best, _) = solve(&r, pos, 4);
+        assert_eq!(best, safe[0].to_string(), "{p}");
+    }
+}
+
+/// Attackers to move with a capture on offer that loses to an escape;
+/// only quiet moves hold (found by random play, checked by brute force).
+const GREEDY_TRAPS: &[(Preset, &str)] = &[
+    (
+        Preset::Tablut,
+        "/3tt1t2/6t2/4T4/t3T3t/tt1T3tt/t2T3t1/4KTT2/T1T6/3tt1tt1/",
+    ),
+    (Preset::Brandubh, "/3t3/2t4/5TT/t1T2t1/1Tt4/5t1/3K1t1/"),
+    (
+        Preset::Copenhagen,
+        "/3K1tttt2/1T2t6/2t4t3/2t1t1t4/1T3TT4/t5T2tt/T1T2t3Tt/1T3t2T2/t9t/2t4T3/2t1t1tt3/",
+    ),
+];
+
+#[test]
+fn greedy_capture_loses_to_escape() {
+    for &(p, record) in GREEDY_TRAPS {
+        let r = rules(p, &[]);
+        let game = Game::from_record(r.clone(), record, Side::Attackers, 0, 0).unwrap();
+        let pos = *game.position();
+        let safe = safe_moves(&pos, &r);
+        assert!(safe.iter().all(|&m| pos.make(&r, m).captured == 0), "{p}");
+        let mut all = konakis::rules::MoveList::new();
+        pos.generate_moves(&r, &mut all);
+        assert!(
+            all.iter().any(|&m| pos.make(&r, m).captured > 0),
+            "{p}: a capture is on offer"
+        );
+        let (best, _) = solve(&r, pos, 4);
+        assert!(
+            safe.iter().any(|m| m.to_string() == best),
+            "{p}: {best} not in {safe:?}"
+        );
+    }
+}
+
+#[test]
+fn go_nodes_is_deterministic_with_one_thread() {
+    let game = Game::new(Rules::preset(Preset::Tablut));
+    let mut a = engine();
+    let ra = a.search(&game, Limits::nodes(200_000));
+    let mut b = engine();
+    let rb = b.search(&game, Limits::nodes(200_000));
+    assert_eq!((ra.best, ra.nodes, ra.score), (rb.best, rb.nodes, rb.score));
+    // Clearing the table makes the same engine repeat itself too.
+    a.clear();
+    let rc = a.search(&game, Limits::nodes(200_000));
+    assert_eq!((ra.best, ra.nodes), (rc.best, rc.nodes));
+}
+
+#[test]
+fn many_threads_neither_panic_nor_deadlock() {
+    for preset in [Preset::Tablut, Preset::Copenhagen] {
+        let game = Game::new(Rules::preset(preset));
+        for threads in [1, 2, 4, 8] {
+            let mut e = engine();
+            e.set_threads(threads).unwrap();
+            let r = e.search(&game, Limits::depth(5));
+            assert!(r.best.is_some());
+            let r = e.search(&game, Limits::move_time(50));
+            assert!(r.best.is_some());
+        }
+    }
+}
+
+#[test]
+fn stop_ends_an_infinite_search_quickly() {
+    use std::sync::mpsc;
+    let game = Game::new(Rules::preset(Preset::Copenhagen));
+    let mut e = engine();
+    e.set_threads(2).unwrap();
+    let (tx, rx) = mpsc::channel();
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    e.go(
+        &game,
+        limits,
+        Box::new(|_| {}),
+        Box::new(move |r| {
+            let _ = tx.send(r.best);
+        }),
+    );
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert!(rx.try_recv().is_err(), "an infinite search waits for stop");
+    let t = std::time::Instant::now();
+    e.stop();
+    let best = rx.recv_timeout(std::time::Duration::from_secs(2)).unwrap();
+    assert!(best.is_some());
+    assert!(t.elapsed() < std::time::Duration::from_millis(500));
+    e.wait();
+}
+
+#[test]
+fn self_play_reaches_a_legal_result_in_every_preset() {
+    for preset in Preset::ALL {
+        let mut game = Game::new(Rules::preset(preset));
+        let mut e = engine();
+        let mut plies = 0;
+        while game.outcome().is_none() && plies < 400 {
+            let r = e.search(&game, Limits::depth(2));
+            let best = r.best.expect("a move while the game goes on");
+            game.play(best).expect("the engine plays legal moves");
+            plies += 1;
+        }
+        // Every preset either ends by a rule or hits our cap only when it
+        // has no ply limit and no capture limit.
+        if game.outcome().is_none() {
+            let rules = game.rules();
+            assert!(
+                rules.no_capture_limit == 0 && rules.ply_limit == 0,
+                "{preset} did not end"
+            );
+        }
+        let _ = WIN_BOUND;
+    }
+}
