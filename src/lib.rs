@@ -2,5 +2,6 @@
 //! `protocol` and `cli` talk to the world.
 
 pub mod cli;
+pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -6,7 +6,10 @@ fn main() {
     let result = match cli.command {
         Some(Command::Perft(args)) => run_perft(&args),
         Some(Command::Bench(args)) => run_bench(&args),
-        None => Err("protocol: not yet".to_string()),
+        None => {
+            konakis::protocol::tei::run_stdio();
+            Ok(())
+        }
     };
     if let Err(e) = result {
         eprintln!("konakis: error: {e}");

@@ -1,0 +1,370 @@
+//! The tei protocol, driven through the built binary.
+
+mod common;
+#[path = "common/engine.rs"]
+mod engine;
+
+use engine::EngineProcess;
+use konakis::rules::{Game, Preset, Rules};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::time::{Duration, Instant};
+
+const T: Duration = Duration::from_secs(20);
+
+fn started() -> EngineProcess {
+    let mut e = EngineProcess::start(&[]);
+    e.send("tei");
+    e.expect("teiok", T);
+    e
+}
+
+fn bestmove(line: &str) -> String {
+    line.split_whitespace().nth(1).unwrap().to_string()
+}
+
+fn record_of(e: &mut EngineProcess) -> String {
+    e.send("d");
+    let lines = e.expect("result", T);
+    lines
+        .iter()
+        .find(|l| l.starts_with("record "))
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn a_whole_session_per_preset() {
+    for preset in Preset::ALL {
+        let mut e = started();
+        e.send(&format!("setoption name Variant value {preset}"));
+        e.send("newgame");
+        e.send("isready");
+        e.expect("readyok", T);
+        let mut game = Game::new(Rules::preset(preset));
+        let mut moves: Vec<String> = Vec::new();
+        for _ in 0..6 {
+            e.send(&format!("position startpos moves {}", moves.join(" ")));
+            e.send("go depth 3");
+            let lines = e.expect("bestmove", T);
+            assert!(
+                lines.iter().any(|l| l.starts_with("info depth")),
+                "{preset}: {lines:?}"
+            );
+            let mv = bestmove(lines.last().unwrap());
+            if mv == "(none)" {
+                break;
+            }
+            game.play_str(&mv)
+                .unwrap_or_else(|err| panic!("{preset}: {mv}: {err}"));
+            moves.push(mv);
+            if game.outcome().is_some() {
+                break;
+            }
+        }
+        e.send("result");
+        let expected = match game.outcome() {
+            None => "result ongoing".to_string(),
+            Some(o) => format!("result {o}"),
+        };
+        assert_eq!(e.expect_line("result", T), expected);
+        e.send("quit");
+        assert_eq!(e.finish(T), Some(0));
+    }
+}
+
+#[test]
+fn go_with_each_limit_kind() {
+    let mut e = started();
+    for go in [
+        "go depth 4",
+        "go nodes 5000",
+        "go movetime 200",
+        "go atime 2000 dtime 2000 ainc 10 dinc 10",
+        "go wtime 1000 btime 1000 winc 0 binc 0 movestogo 10",
+        "go mate 1",
+        "go depth 3 searchmoves d1-d2 f1-f2",
+    ] {
+        e.send("position startpos");
+        e.send(go);
+        let line = e.expect_line("bestmove", T);
+        assert_ne!(bestmove(&line), "(none)", "{go}");
+        if go.contains("searchmoves") {
+            let m = bestmove(&line);
+            assert!(m == "d1-d2" || m == "f1-f2", "{m}");
+        }
+    }
+    // Ponder, then ponderhit: the search goes on under the clock.
+    e.send("position startpos");
+    e.send("go ponder atime 1000 dtime 1000");
+    assert!(e
+        .drain(Duration::from_millis(300))
+        .iter()
+        .all(|l| !l.starts_with("bestmove")));
+    e.send("ponderhit");
+    e.expect("bestmove", T);
+}
+
+#[test]
+fn stop_answers_quickly_and_isready_during_search() {
+    let mut e = started();
+    e.send("setoption name Threads value 2");
+    e.send("setoption name Variant value copenhagen");
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("isready");
+    e.expect("readyok", T);
+    assert!(
+        t.elapsed() < Duration::from_millis(100),
+        "isready took {:?}",
+        t.elapsed()
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.send("stop");
+    let lines = e.expect("bestmove", T);
+    assert!(
+        t.elapsed() < Duration::from_millis(100),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    assert_ne!(bestmove(lines.last().unwrap()), "(none)");
+}
+
+#[test]
+fn bad_input_keeps_the_old_position() {
+    let mut e = started();
+    e.send("position startpos moves d1-d2 e3-f3");
+    let before = record_of(&mut e);
+    for bad in [
+        "position startpos moves d1-d2 e3-e9",
+        "position startpos moves d1-d2 zz",
+        "position /3t3/ a",
+        "position /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ x",
+        "position /9/9/9/9/4K4/9/9/9/9/ a 1",
+        "position startpos moves",
+        "go depth",
+        "setoption name Hash value -3",
+        "setoption name KingCapture value sideways",
+        "setoption name Nope value 1",
+        "frobnicate",
+    ] {
+        e.send(bad);
+        if bad != "position startpos moves" {
+            let l = e.expect_line("info string error", T);
+            assert!(l.len() > 20, "{bad}: {l}");
+        }
+        if bad == "position startpos moves" {
+            // Valid: the start position.
+            e.send("position startpos moves d1-d2 e3-f3");
+        }
+        assert_eq!(record_of(&mut e), before, "after '{bad}'");
+    }
+}
+
+#[test]
+fn a_120_ply_game_through_the_protocol() {
+    let mut e = started();
+    e.send("setoption name Variant value fetlar");
+    let mut game = Game::new(Rules::preset(Preset::Fetlar));
+    let mut moves: Vec<String> = Vec::new();
+    while moves.len() < 120 && game.outcome().is_none() {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send("go nodes 300");
+        let mv = bestmove(&e.expect_line("bestmove", T));
+        game.play_str(&mv)
+            .unwrap_or_else(|err| panic!("ply {}: {mv}: {err}", moves.len() + 1));
+        moves.push(mv);
+    }
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("result");
+    let expected = match game.outcome() {
+        None => "result ongoing".to_string(),
+        Some(o) => format!("result {o}"),
+    };
+    assert_eq!(e.expect_line("result", T), expected);
+    assert!(moves.len() >= 20);
+}
+
+#[test]
+fn every_rule_option_set_and_read_back() {
+    let mut e = started();
+    let changes = [
+        ("Start", "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"),
+        ("FirstMove", "defenders"),
+        ("Escape", "corner"),
+        ("ThronePassage", "wall"),
+        ("EmptyThroneHostile", "defenders"),
+        ("OccupiedThroneHostile", "both"),
+        ("Corners", "restricted"),
+        ("KingArmed", "false"),
+        ("KingCapture", "strong"),
+        ("Law10", "true"),
+        ("Shieldwall", "true"),
+        ("ExitFort", "true"),
+        ("Encirclement", "true"),
+        ("Repetition", "defenders-lose"),
+        ("NoCaptureLimit", "77"),
+        ("PlyLimit", "333"),
+        ("Threads", "2"),
+        ("Hash", "8"),
+        ("MoveOverhead", "55"),
+        ("MultiPV", "3"),
+        ("Ponder", "true"),
+        ("Contempt", "12"),
+        ("NullMove", "false"),
+        ("LMR", "false"),
+        ("Aspiration", "false"),
+        ("Quiescence", "false"),
+    ];
+    for (name, value) in changes {
+        e.send(&format!("setoption name {name} value {value}"));
+    }
+    e.send("tei");
+    let lines = e.expect("teiok", T);
+    for (name, value) in changes {
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with(&format!("option name {name} type")))
+            .unwrap_or_else(|| panic!("no option {name}"));
+        assert!(line.contains(&format!(" default {value}")), "{line}");
+    }
+    // The variant resets every rule option.
+    e.send("setoption name Variant value copenhagen");
+    e.send("tei");
+    let lines = e.expect("teiok", T);
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name KingCapture") && l.contains("default strong")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Variant") && l.contains("default copenhagen")));
+    // Multi-PV lines come out.
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 2");
+    let lines = e.expect("bestmove", T);
+    assert!(lines.iter().any(|l| l.contains("multipv 3")), "{lines:?}");
+}
+
+#[test]
+fn extras_answer() {
+    let mut e = started();
+    e.send("position startpos");
+    e.send("moves");
+    let l = e.expect_line("moves", T);
+    assert_eq!(l.split_whitespace().count(), 81);
+    e.send("perft 2");
+    assert_eq!(e.expect_line("nodes", T), "nodes 4400");
+    e.send("eval");
+    e.expect("eval total", T);
+    e.send("position /9/9/9/9/2K6/9/9/9/5t3/ d");
+    e.send("roads");
+    assert_eq!(e.expect_line("roads", T), "roads tuichu c1 a5 i5 c9");
+    e.send("position startpos moves e1-e9");
+    e.expect("info string error", T);
+}
+
+const VOCAB: &[&str] = &[
+    "tei",
+    "isready",
+    "setoption",
+    "name",
+    "value",
+    "newgame",
+    "position",
+    "startpos",
+    "moves",
+    "go",
+    "stop",
+    "ponderhit",
+    "d",
+    "result",
+    "perft",
+    "eval",
+    "roads",
+    "depth",
+    "nodes",
+    "movetime",
+    "infinite",
+    "ponder",
+    "atime",
+    "dtime",
+    "wtime",
+    "searchmoves",
+    "mate",
+    "Hash",
+    "Threads",
+    "Variant",
+    "Start",
+    "brandubh",
+    "copenhagen",
+    "e1-e3",
+    "d1-d2",
+    "a",
+    "d",
+    "-1",
+    "0",
+    "1",
+    "2",
+    "99999999999999999999",
+    "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+    "/9/",
+    "K",
+    "\u{e9}",
+    "",
+    "x",
+];
+
+#[test]
+fn random_and_mutated_commands_never_crash_or_hang() {
+    let mut e = started();
+    let mut rng = StdRng::seed_from_u64(7);
+    for round in 0..3000 {
+        let n = rng.gen_range(0..7);
+        let mut words: Vec<String> = (0..n)
+            .map(|_| VOCAB[rng.gen_range(0..VOCAB.len())].to_string())
+            .collect();
+        if rng.gen_bool(0.2) {
+            // Mutate a character.
+            let raw: String = (0..rng.gen_range(1..20))
+                .map(|_| rng.gen_range(32u8..127) as char)
+                .collect();
+            words.push(raw);
+        }
+        let line = words.join(" ");
+        // Keep searches short: no infinite searches left running unstopped.
+        let line = if line.contains("go") && (line.contains("infinite") || line.contains("ponder"))
+        {
+            format!("{line}\nstop")
+        } else if line.starts_with("go") || line.contains(" go") {
+            "go depth 1".to_string()
+        } else if line.contains("Hash") || line.contains("Threads") || line.contains("perft") {
+            "isready".to_string()
+        } else {
+            line
+        };
+        e.send(&line);
+        if round % 100 == 0 {
+            e.send("stop");
+            e.send("isready");
+            e.expect("readyok", T);
+        }
+    }
+    e.send("isready");
+    e.expect("readyok", T);
+    assert!(e.is_running());
+    e.send("quit");
+    assert_eq!(e.finish(T), Some(0));
+}
+
+#[test]
+fn end_of_input_quits() {
+    let mut e = started();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(e.finish(T), Some(0));
+}
