@@ -764,3 +764,73 @@ fn options_read_back_and_reject_bad_values() {
     assert!(r.set("Start", "/9/").is_err());
     assert_eq!(r.summary(), before, "a rejected value changes nothing");
 }
+
+// ---------- options from OpenTafl: no throne, king not returning, half-armed king, weak shieldwall ----------
+
+#[test]
+fn no_throne_is_an_ordinary_square() {
+    let r = rules(Preset::Tablut, &[("Throne", "false")]);
+    let p = build(&r, &[("c5", 't'), ("g7", 'K')], Side::Attackers);
+    assert!(
+        p.is_legal(&r, mv(&r, "c5-e5")),
+        "soldiers may stop on the centre"
+    );
+    let p = build(
+        &r,
+        &[("e4", 'T'), ("a3", 't'), ("g7", 'K')],
+        Side::Attackers,
+    );
+    assert!(
+        at(&r, &play(&r, &p, "a3-e3"), "e4"),
+        "the empty centre is not hostile"
+    );
+}
+
+#[test]
+fn king_may_not_return_to_the_throne() {
+    let r = rules(Preset::Tablut, &[("KingReturns", "false")]);
+    let p = build(&r, &[("c5", 'K'), ("a1", 't')], Side::Defenders);
+    assert!(!p.is_legal(&r, mv(&r, "c5-e5")));
+    assert!(p.is_legal(&r, mv(&r, "c5-g5")), "he may still cross it");
+    let p = build(&r, &[("e5", 'K'), ("a1", 't')], Side::Defenders);
+    assert!(p.is_legal(&r, mv(&r, "e5-e7")), "he may leave it");
+}
+
+#[test]
+fn king_as_anvil_only_or_hammer_only() {
+    let hammer = [("c3", 'T'), ("d3", 't'), ("e7", 'K'), ("a9", 't')];
+    let anvil = [("e3", 'K'), ("d3", 't'), ("c7", 'T'), ("a9", 't')];
+    for (value, as_hammer, as_anvil) in [("anvil", false, true), ("hammer", true, false)] {
+        let r = rules(Preset::Tablut, &[("KingArmed", value)]);
+        let p = build(&r, &hammer, Side::Defenders);
+        assert_eq!(
+            !at(&r, &play(&r, &p, "e7-e3"), "d3"),
+            as_hammer,
+            "{value} hammer"
+        );
+        let p = build(&r, &anvil, Side::Defenders);
+        assert_eq!(
+            !at(&r, &play(&r, &p, "c7-c3"), "d3"),
+            as_anvil,
+            "{value} anvil"
+        );
+    }
+}
+
+#[test]
+fn weak_shieldwall_is_not_closed_by_a_corner() {
+    let pieces = [
+        ("b1", 'T'),
+        ("c1", 'T'),
+        ("b2", 't'),
+        ("c2", 't'),
+        ("d5", 't'),
+        ("g7", 'K'),
+    ];
+    let strong = rules(Preset::Copenhagen, &[]);
+    let p = build(&strong, &pieces, Side::Attackers);
+    assert_eq!(play(&strong, &p, "d5-d1").captured, 2);
+    let weak = rules(Preset::Copenhagen, &[("Shieldwall", "weak")]);
+    let p = build(&weak, &pieces, Side::Attackers);
+    assert_eq!(play(&weak, &p, "d5-d1").captured, 0);
+}

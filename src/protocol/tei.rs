@@ -5,7 +5,8 @@
 use super::command::{Command, GoSpec, PositionStart};
 use super::Output;
 use crate::rules::options::{
-    Corners, Escape, Hostility, KingCapture, Repetition, ThronePassage, RULE_OPTION_NAMES,
+    Corners, Escape, Hostility, KingArmed, KingCapture, Repetition, Shieldwall, ThronePassage,
+    RULE_OPTION_NAMES,
 };
 use crate::rules::perft::divide;
 use crate::rules::{Game, Move, Preset, Rules, Side};
@@ -391,6 +392,8 @@ impl Session {
                     combo(name, &current, Hostility::NAMES)
                 }
                 "Corners" => combo(name, &current, Corners::NAMES),
+                "KingArmed" => combo(name, &current, KingArmed::NAMES),
+                "Shieldwall" => combo(name, &current, Shieldwall::NAMES),
                 "KingCapture" => combo(name, &current, KingCapture::NAMES),
                 "Repetition" => combo(name, &current, Repetition::NAMES),
                 "NoCaptureLimit" | "PlyLimit" => spin(name, &current, 0, 100_000),

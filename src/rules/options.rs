@@ -62,6 +62,35 @@ pub enum KingCapture {
     Strong,
 }
 
+/// Whether the king takes part in captures: as hammer (the moving piece),
+/// as anvil (the far piece), both or neither.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KingArmed {
+    Yes,
+    No,
+    Anvil,
+    Hammer,
+}
+
+impl KingArmed {
+    pub fn hammer(self) -> bool {
+        matches!(self, KingArmed::Yes | KingArmed::Hammer)
+    }
+    pub fn anvil(self) -> bool {
+        matches!(self, KingArmed::Yes | KingArmed::Anvil)
+    }
+}
+
+/// Shieldwall captures: none, or with or without corners closing a wall.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shieldwall {
+    None,
+    /// Corners may not close a shieldwall.
+    Weak,
+    /// Corners (when hostile) may close a shieldwall.
+    Strong,
+}
+
 /// What a third occurrence of a position does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Repetition {
@@ -101,6 +130,8 @@ named_enum!(ThronePassage { Pass => "pass", Wall => "wall" });
 named_enum!(Hostility { None => "none", Attackers => "attackers", Defenders => "defenders", Both => "both" });
 named_enum!(Corners { Plain => "plain", Restricted => "restricted" });
 named_enum!(KingCapture { Weak => "weak", Linnaeus => "linnaeus", Strong => "strong" });
+named_enum!(KingArmed { Yes => "true", No => "false", Anvil => "anvil", Hammer => "hammer" });
+named_enum!(Shieldwall { None => "none", Weak => "weak", Strong => "strong" });
 named_enum!(Repetition { None => "none", Draw => "draw", MoverLoses => "mover-loses", DefendersLose => "defenders-lose" });
 
 /// The named rule presets.
@@ -180,6 +211,9 @@ pub struct Masks {
     /// Per line: squares a soldier may cross but not stop on (a passable
     /// throne).
     pub soldier_pass_only: [u16; 2 * MAX_SIZE],
+    /// Per line: squares the king may cross but not stop on (a throne he
+    /// may not return to).
+    pub king_pass_only: [u16; 2 * MAX_SIZE],
     /// Per line: the escape squares on it.
     pub escape_lines: [u16; 2 * MAX_SIZE],
 }
@@ -192,14 +226,18 @@ pub struct Rules {
     pub setup: Setup,
     pub first: Side,
     pub escape: Escape,
+    /// Whether the centre square is a throne at all (OpenTafl `cen:`).
+    pub throne: bool,
     pub throne_passage: ThronePassage,
+    /// Whether the king may stop on the throne again once he has left it.
+    pub king_returns: bool,
     pub empty_throne_hostile: Hostility,
     pub occupied_throne_hostile: Hostility,
     pub corners: Corners,
-    pub king_armed: bool,
+    pub king_armed: KingArmed,
     pub king_capture: KingCapture,
     pub law10: bool,
-    pub shieldwall: bool,
+    pub shieldwall: Shieldwall,
     pub exit_fort: bool,
     pub encirclement: bool,
     pub repetition: Repetition,
@@ -215,7 +253,9 @@ pub const RULE_OPTION_NAMES: &[&str] = &[
     "Start",
     "FirstMove",
     "Escape",
+    "Throne",
     "ThronePassage",
+    "KingReturns",
     "EmptyThroneHostile",
     "OccupiedThroneHostile",
     "Corners",
@@ -258,14 +298,16 @@ impl Rules {
             setup: parse_record(start).expect("built-in start positions are valid"), // ok: constant
             first: Side::Attackers,
             escape: Escape::Edge,
+            throne: true,
             throne_passage: ThronePassage::Pass,
+            king_returns: true,
             empty_throne_hostile: H::Both,
             occupied_throne_hostile: H::Attackers,
             corners: Corners::Plain,
-            king_armed: true,
+            king_armed: KingArmed::Yes,
             king_capture: KingCapture::Linnaeus,
             law10: false,
-            shieldwall: false,
+            shieldwall: Shieldwall::None,
             exit_fort: false,
             encirclement: false,
             repetition: Repetition::MoverLoses,
@@ -303,7 +345,7 @@ impl Rules {
                 r.repetition = Repetition::Draw;
                 r.no_capture_limit = 0;
                 if preset == Preset::Copenhagen {
-                    r.shieldwall = true;
+                    r.shieldwall = Shieldwall::Strong;
                     r.exit_fort = true;
                     r.encirclement = true;
                     r.repetition = Repetition::DefendersLose;
@@ -343,10 +385,24 @@ impl Rules {
             "emptythronehostile" => self.empty_throne_hostile = value.parse().map_err(err)?,
             "occupiedthronehostile" => self.occupied_throne_hostile = value.parse().map_err(err)?,
             "corners" => self.corners = value.parse().map_err(err)?,
-            "kingarmed" => self.king_armed = parse_bool(value).map_err(err)?,
+            "kingarmed" => {
+                self.king_armed = match parse_bool(value) {
+                    Ok(true) => KingArmed::Yes,
+                    Ok(false) => KingArmed::No,
+                    Err(_) => value.parse().map_err(err)?,
+                }
+            }
+            "throne" => self.throne = parse_bool(value).map_err(err)?,
+            "kingreturns" => self.king_returns = parse_bool(value).map_err(err)?,
             "kingcapture" => self.king_capture = value.parse().map_err(err)?,
             "law10" => self.law10 = parse_bool(value).map_err(err)?,
-            "shieldwall" => self.shieldwall = parse_bool(value).map_err(err)?,
+            "shieldwall" => {
+                self.shieldwall = match parse_bool(value) {
+                    Ok(true) => Shieldwall::Strong,
+                    Ok(false) => Shieldwall::None,
+                    Err(_) => value.parse().map_err(err)?,
+                }
+            }
             "exitfort" => self.exit_fort = parse_bool(value).map_err(err)?,
             "encirclement" => self.encirclement = parse_bool(value).map_err(err)?,
             "repetition" => self.repetition = value.parse().map_err(err)?,
@@ -377,6 +433,8 @@ impl Rules {
             "occupiedthronehostile" => self.occupied_throne_hostile.to_string(),
             "corners" => self.corners.to_string(),
             "kingarmed" => self.king_armed.to_string(),
+            "throne" => self.throne.to_string(),
+            "kingreturns" => self.king_returns.to_string(),
             "kingcapture" => self.king_capture.to_string(),
             "law10" => self.law10.to_string(),
             "shieldwall" => self.shieldwall.to_string(),
@@ -415,7 +473,7 @@ impl Rules {
         for (r, f) in [(0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)] {
             m.corners.set(Square::new(r, f));
         }
-        if !n.is_multiple_of(2) {
+        if !n.is_multiple_of(2) && self.throne {
             let c = Square::new(n / 2, n / 2);
             m.throne = c.bb();
             m.throne_sq = Some(c);
@@ -451,6 +509,11 @@ impl Rules {
         let sentinel = if n < MAX_SIZE { 1u16 << n } else { 0 };
         let blockers = m.soldier_walls | restricted_corners;
         let pass_only = m.throne & !m.soldier_walls;
+        let king_pass_only = if self.king_returns {
+            Bitboard::EMPTY
+        } else {
+            m.throne
+        };
         for i in 0..n {
             m.king_blocks[i] = sentinel;
             m.king_blocks[MAX_SIZE + i] = sentinel;
@@ -465,6 +528,12 @@ impl Rules {
                 }
                 if blockers.has(on_file) {
                     m.soldier_blocks[MAX_SIZE + i] |= 1 << j;
+                }
+                if king_pass_only.has(on_rank) {
+                    m.king_pass_only[i] |= 1 << j;
+                }
+                if king_pass_only.has(on_file) {
+                    m.king_pass_only[MAX_SIZE + i] |= 1 << j;
                 }
                 if m.escape.has(on_rank) {
                     m.escape_lines[i] |= 1 << j;

@@ -2,7 +2,7 @@
 //! move generation, captures and the game-ending checks that follow a move.
 
 use super::notation::Setup;
-use super::options::{KingCapture, Masks, Rules};
+use super::options::{KingCapture, Masks, Rules, Shieldwall};
 use super::tables::{SLIDES, SLIDE_COUNTS, ZOBRIST_DEFENDERS_TO_MOVE, ZOBRIST_PIECES};
 use super::types::{Bitboard, Move, Piece, Side, Square, FILE_0, FILE_10, MAX_SIZE, STRIDE};
 use arrayvec::ArrayVec;
@@ -285,8 +285,8 @@ impl Position {
         let fl = MAX_SIZE + f;
         if is_king {
             (
-                SLIDES[f][(self.lines[r] | m.king_blocks[r]) as usize],
-                SLIDES[r][(self.lines[fl] | m.king_blocks[fl]) as usize],
+                SLIDES[f][(self.lines[r] | m.king_blocks[r]) as usize] & !m.king_pass_only[r],
+                SLIDES[r][(self.lines[fl] | m.king_blocks[fl]) as usize] & !m.king_pass_only[fl],
             )
         } else {
             (
@@ -579,7 +579,7 @@ impl Position {
         next.ply = self.ply.wrapping_add(1);
         let m = rules.masks();
 
-        let captured = if kind != Piece::King || rules.king_armed {
+        let captured = if kind != Piece::King || rules.king_armed.hammer() {
             next.capture(rules, to, mover)
         } else {
             0
@@ -630,7 +630,7 @@ impl Position {
             Side::Defenders => (
                 self.attackers,
                 Piece::Attacker,
-                if rules.king_armed {
+                if rules.king_armed.anvil() {
                     self.defenders | self.king
                 } else {
                     self.defenders
@@ -656,7 +656,7 @@ impl Position {
                 taken |= victim;
             }
         }
-        if rules.shieldwall && m.edge.has(to) {
+        if rules.shieldwall != Shieldwall::None && m.edge.has(to) {
             taken |= self.shieldwall_captures(rules, to, mover, friends) & enemies;
         }
         if taken.any() {
@@ -679,7 +679,12 @@ impl Position {
             Side::Attackers => self.defenders | self.king,
             Side::Defenders => self.attackers,
         };
-        let brackets = friends | (m.corners & m.hostile_throne_empty[mover.other().index()]);
+        let corner_brackets = if rules.shieldwall == Shieldwall::Strong {
+            m.corners & m.hostile_throne_empty[mover.other().index()]
+        } else {
+            Bitboard::EMPTY
+        };
+        let brackets = friends | corner_brackets;
         let mut taken = Bitboard::EMPTY;
         // Each edge the square lies on: (direction inward, directions along).
         let r = to.rank();
@@ -821,7 +826,7 @@ impl Position {
                         || (pb & protector).any()
                 };
                 let mut ok = axis_ok(NORTH, SOUTH) && axis_ok(EAST, WEST);
-                if ok && rules.shieldwall && m.edge.has(d) {
+                if ok && rules.shieldwall != Shieldwall::None && m.edge.has(d) {
                     let inward = db.neighbours(m.board) & !m.edge;
                     ok = inward.is_empty() || (inward & protector).any();
                 }

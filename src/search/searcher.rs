@@ -591,7 +591,7 @@ impl<'a> Searcher<'a> {
                 moves.push(Move::new(from, to));
             }
         }
-        if side == Side::Defenders && rules.king_armed {
+        if side == Side::Defenders && rules.king_armed.hammer() {
             if let Some(k) = pos.king_square() {
                 for to in (pos.destinations(rules, k) & targets).squares() {
                     moves.push(Move::new(k, to));

@@ -1,0 +1,674 @@
+//! `konakis match`: a tournament runner for protocol engines, in the spirit
+//! of cutechess-cli and fastchess. The runner owns every game: it keeps the
+//! board with the rules core, runs the clocks and adjudicates; an engine
+//! that crashes, stalls, overruns its clock or sends an illegal or
+//! malformed move loses that game, is restarted, and the match goes on.
+
+pub mod otep_client;
+pub mod player;
+pub mod record;
+pub mod stats;
+
+use crate::rules::{Game, Move, MoveList, Position, Preset, Rules, Side};
+use crate::search::{Engine, Limits, WIN_BOUND};
+use player::{EngineSpec, Failure, Player, Proto};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use record::{EndReason, GameRecord};
+use stats::{Pentanomial, Sprt, Wdl};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::channel;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long each move may take.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    /// Base and increment per move, in ms.
+    Clock { base: u64, inc: u64 },
+    MoveTime(u64),
+    Depth(u32),
+    Nodes(u64),
+}
+
+impl TimeControl {
+    /// Parses `<base>+<inc>` in seconds (e.g. `10+0.1`).
+    pub fn parse_tc(s: &str) -> Result<TimeControl, String> {
+        let (b, i) = s.split_once('+').unwrap_or((s, "0"));
+        let secs = |t: &str| -> Result<u64, String> {
+            let v: f64 = t.parse().map_err(|_| format!("--tc: '{t}' is not a number of seconds"))?;
+            if !(0.0..=86_400.0).contains(&v) {
+                return Err(format!("--tc: '{t}' is out of range"));
+            }
+            Ok((v * 1000.0).round() as u64)
+        };
+        let base = secs(b)?;
+        if base == 0 {
+            return Err("--tc: the base time must be positive".into());
+        }
+        Ok(TimeControl::Clock { base, inc: secs(i)? })
+    }
+}
+
+/// Where the openings come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningSource {
+    Random(u32),
+    File(String),
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: [EngineSpec; 2],
+    pub variant: Preset,
+    pub overrides: Vec<(String, String)>,
+    pub games: usize,
+    pub concurrency: usize,
+    pub tc: TimeControl,
+    pub openings: OpeningSource,
+    pub repeat: bool,
+    pub sprt: Option<Sprt>,
+    pub records: Option<String>,
+    pub seed: u64,
+    /// Extra ms an engine may overrun its clock before it loses on time.
+    pub time_margin: u64,
+    /// How long an engine may think without a clock before it counts as stalled.
+    pub stall: Duration,
+    /// Print a line per game even on a terminal.
+    pub quiet: bool,
+}
+
+impl MatchConfig {
+    pub fn rules(&self) -> Result<Rules, String> {
+        let mut r = Rules::preset(self.variant);
+        for (k, v) in &self.overrides {
+            r.set(k, v)?;
+        }
+        Ok(r)
+    }
+}
+
+/// An opening: a start position and moves from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// Record, side and counters: `/…/ a 0 0`.
+    pub start: String,
+    pub moves: Vec<String>,
+}
+
+fn start_text(pos: &Position, rules: &Rules) -> String {
+    format!("{} {} {}", pos.record(rules), pos.plies_since_capture, pos.ply)
+}
+
+/// Random openings of `plies` plies from the start, kept only when a short
+/// search sees neither side winning outright; no opening twice.
+pub fn random_openings(rules: &Rules, plies: u32, count: usize, seed: u64) -> Result<Vec<Opening>, String> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut engine = Engine::new();
+    engine.set_hash(4)?;
+    let start = Position::start(rules);
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut tries = 0;
+    while out.len() < count {
+        tries += 1;
+        if tries > 200 * count + 1000 {
+            return Err(format!("could not find {count} balanced random openings of {plies} plies"));
+        }
+        let mut game = Game::new(rules.clone());
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            let legal = game.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal[rng.gen_range(0..legal.len())];
+            game.play(mv)?;
+            moves.push(mv.to_string());
+        }
+        if game.outcome().is_some() || moves.len() < plies as usize || !seen.insert(game.position().hash()) {
+            continue;
+        }
+        let verdict = engine.search(&game, Limits::depth(3));
+        if verdict.score.abs() >= WIN_BOUND {
+            continue;
+        }
+        out.push(Opening {
+            start: start_text(&start, rules),
+            moves,
+        });
+    }
+    Ok(out)
+}
+
+/// Openings from a file: each line is `<record> <a|d> [<since> <ply>] [moves m…]`,
+/// `startpos [moves m…]` or a bare move list; `#` starts a comment.
+pub fn file_openings(rules: &Rules, path: &str) -> Result<Vec<Opening>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("--openings {path}: {e}"))?;
+    let start = start_text(&Position::start(rules), rules);
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (head, moves) = match line.split_once("moves") {
+            Some((h, m)) => (h.trim(), m.split_whitespace().map(String::from).collect()),
+            None if line.starts_with('/') => (line, Vec::new()),
+            None if line == "startpos" => ("startpos", Vec::new()),
+            None => ("startpos", line.split_whitespace().map(String::from).collect::<Vec<_>>()),
+        };
+        let opening_start = if head == "startpos" || head.is_empty() {
+            start.clone()
+        } else {
+            let parts: Vec<&str> = head.split_whitespace().collect();
+            match parts.as_slice() {
+                [r, s] => format!("{r} {s} 0 0"),
+                [r, s, a, b] => format!("{r} {s} {a} {b}"),
+                _ => return Err(format!("{path}:{}: expected '<record> <a|d> [<since> <ply>]'", i + 1)),
+            }
+        };
+        let opening = Opening {
+            start: opening_start,
+            moves,
+        };
+        // Check it now, so that a bad line is named.
+        opening_game(rules, &opening).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+        out.push(opening);
+    }
+    if out.is_empty() {
+        return Err(format!("{path}: no openings"));
+    }
+    Ok(out)
+}
+
+/// The game after an opening's moves.
+pub fn opening_game(rules: &Rules, opening: &Opening) -> Result<Game, String> {
+    let parts: Vec<&str> = opening.start.split_whitespace().collect();
+    let [record, side, since, ply] = parts.as_slice() else {
+        return Err(format!("bad opening start '{}'", opening.start));
+    };
+    let mut game = Game::from_record(
+        rules.clone(),
+        record,
+        side.parse()?,
+        since.parse().map_err(|_| "bad counter")?,
+        ply.parse().map_err(|_| "bad counter")?,
+    )?;
+    for m in &opening.moves {
+        game.play_str(m)?;
+    }
+    if let Some(o) = game.outcome() {
+        return Err(format!("the opening ends the game ({o})"));
+    }
+    Ok(game)
+}
+
+/// One scheduled game.
+#[derive(Clone, Copy, Debug)]
+struct Pairing {
+    number: usize,
+    opening: usize,
+    /// Which engine (0 or 1) plays the attackers.
+    attacker: usize,
+}
+
+/// A finished game as the workers report it.
+#[derive(Clone, Debug)]
+struct Finished {
+    pairing: Pairing,
+    record: GameRecord,
+}
+
+/// Plays one game between two running engines (`players[side]`). Returns
+/// the record and, for each side, whether its engine must be restarted.
+fn play_game(
+    cfg: &MatchConfig,
+    rules: &Rules,
+    opening: &Opening,
+    number: usize,
+    players: [&mut Player; 2],
+) -> (GameRecord, [bool; 2]) {
+    let names = [players[0].spec.name.clone(), players[1].spec.name.clone()];
+    let mut players = players;
+    let mut game = match opening_game(rules, opening) {
+        Ok(g) => g,
+        Err(_) => Game::new(rules.clone()),
+    };
+    let mut moves: Vec<(String, u64)> = opening.moves.iter().map(|m| (m.clone(), 0)).collect();
+    let mut clocks: [i64; 2] = match cfg.tc {
+        TimeControl::Clock { base, .. } => [base as i64; 2],
+        _ => [0; 2],
+    };
+    let mut restart = [false; 2];
+    for p in players.iter_mut() {
+        if let Err(_e) = p.new_game() {
+            // Treated below as a crash of that side at its first move.
+        }
+    }
+    let mut finish = |winner: Option<Side>, reason: EndReason, moves: Vec<(String, u64)>, illegal: Option<String>| GameRecord {
+        number,
+        variant: cfg.variant,
+        overrides: cfg.overrides.clone(),
+        start: opening.start.clone(),
+        attackers: names[0].clone(),
+        defenders: names[1].clone(),
+        winner,
+        reason,
+        moves,
+        illegal,
+    };
+    loop {
+        if let Some(o) = game.outcome() {
+            return (finish(o.winner, EndReason::Rule(o.reason), moves, None), restart);
+        }
+        let side = game.side_to_move();
+        let s = side.index();
+        let loser_wins = Some(side.other());
+        let player = &mut *players[s];
+        let move_texts: Vec<&str> = moves.iter().map(|(m, _)| m.as_str()).collect();
+        let start = Instant::now();
+        let answer = match player.spec.proto {
+            Proto::Tei => {
+                let parts: Vec<&str> = opening.start.split_whitespace().collect();
+                let position = format!("position {} moves {}", parts.join(" "), move_texts.join(" "));
+                let (go, timeout) = match cfg.tc {
+                    TimeControl::Clock { inc, .. } => (
+                        format!(
+                            "go atime {} dtime {} ainc {inc} dinc {inc}",
+                            clocks[0].max(0),
+                            clocks[1].max(0)
+                        ),
+                        Duration::from_millis(clocks[s].max(0) as u64 + cfg.time_margin),
+                    ),
+                    TimeControl::MoveTime(ms) => (
+                        format!("go movetime {ms}"),
+                        Duration::from_millis(ms + cfg.time_margin.max(1000)),
+                    ),
+                    TimeControl::Depth(d) => (format!("go depth {d}"), cfg.stall),
+                    TimeControl::Nodes(n) => (format!("go nodes {n}"), cfg.stall),
+                };
+                player.tei_move(&position, &go, timeout)
+            }
+            Proto::Otep => otep_client::request_move(player, &game, &moves, cfg, &clocks),
+        };
+        let elapsed = start.elapsed().as_millis() as u64;
+        let text = match answer {
+            Ok(t) => t,
+            Err(f) => {
+                restart[s] = true;
+                let reason = match (f, cfg.tc) {
+                    (Failure::Timeout, TimeControl::Clock { .. }) => EndReason::Time,
+                    (Failure::Timeout, _) => EndReason::Stall,
+                    (Failure::Crashed, _) => EndReason::Crash,
+                    (Failure::Malformed(text), _) => {
+                        return (finish(loser_wins, EndReason::IllegalMove, moves, Some(text)), restart);
+                    }
+                };
+                return (finish(loser_wins, reason, moves, None), restart);
+            }
+        };
+        if let TimeControl::Clock { inc, .. } = cfg.tc {
+            if elapsed as i64 > clocks[s] + cfg.time_margin as i64 {
+                return (finish(loser_wins, EndReason::Time, moves, None), restart);
+            }
+            clocks[s] = clocks[s] - elapsed as i64 + inc as i64;
+        }
+        let legal = Move::parse(&text, rules.size())
+            .ok()
+            .filter(|m| game.position().is_legal(rules, *m));
+        match legal {
+            Some(mv) => {
+                // Checked legal above, so play cannot fail.
+                let _ = game.play(mv);
+                moves.push((mv.to_string(), elapsed));
+            }
+            None => {
+                restart[s] = true;
+                return (finish(loser_wins, EndReason::IllegalMove, moves, Some(text)), restart);
+            }
+        }
+    }
+}
+
+/// Per-engine, per-side tallies and the end reasons.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// First engine's results.
+    pub overall: Wdl,
+    /// `[engine][side]` results of that engine playing that side.
+    pub by_side: [[Wdl; 2]; 2],
+    pub pentanomial: Pentanomial,
+    pub reasons: BTreeMap<String, u32>,
+    /// Side results regardless of engine: attackers wins, defenders wins, draws.
+    pub sides: [u32; 3],
+    pub plies: u64,
+    pub games: u32,
+    pending_pairs: HashMap<usize, f64>,
+}
+
+impl Tally {
+    fn add(&mut self, f: &Finished, repeat: bool) {
+        let rec = &f.record;
+        let attacker_engine = f.pairing.attacker;
+        let score_first = match rec.winner {
+            None => 0.5,
+            Some(Side::Attackers) => (attacker_engine == 0) as u8 as f64,
+            Some(Side::Defenders) => (attacker_engine == 1) as u8 as f64,
+        };
+        let bump = |w: &mut Wdl, score: f64| {
+            if score == 1.0 {
+                w.wins += 1;
+            } else if score == 0.0 {
+                w.losses += 1;
+            } else {
+                w.draws += 1;
+            }
+        };
+        bump(&mut self.overall, score_first);
+        bump(&mut self.by_side[0][if attacker_engine == 0 { 0 } else { 1 }], score_first);
+        bump(&mut self.by_side[1][if attacker_engine == 1 { 0 } else { 1 }], 1.0 - score_first);
+        *self.reasons.entry(rec.reason.name().to_string()).or_default() += 1;
+        self.sides[match rec.winner {
+            Some(Side::Attackers) => 0,
+            Some(Side::Defenders) => 1,
+            None => 2,
+        }] += 1;
+        self.plies += rec.moves.len() as u64;
+        self.games += 1;
+        if repeat {
+            if let Some(first) = self.pending_pairs.remove(&f.pairing.opening) {
+                self.pentanomial.add(first, score_first);
+            } else {
+                self.pending_pairs.insert(f.pairing.opening, score_first);
+            }
+        }
+    }
+
+    fn elo_text(&self, repeat: bool) -> String {
+        let est = if repeat && self.pentanomial.pairs() > 0 {
+            stats::elo_pentanomial(&self.pentanomial)
+        } else {
+            stats::elo_trinomial(&self.overall)
+        };
+        match est {
+            Some(e) => format!("Elo {:+.1} ± {:.1}, LOS {:.1}%", e.elo, e.margin, e.los * 100.0),
+            None => "Elo -".into(),
+        }
+    }
+
+    fn sprt_text(&self, sprt: &Sprt, repeat: bool) -> (String, Option<bool>) {
+        let st = if repeat {
+            sprt.state_pentanomial(&self.pentanomial)
+        } else {
+            sprt.state_trinomial(&self.overall)
+        };
+        (
+            format!("LLR {:.2} [{:.2}, {:.2}]", st.llr, st.lower, st.upper),
+            st.verdict(),
+        )
+    }
+}
+
+/// The result of a whole match.
+pub struct MatchOutcome {
+    pub tally: Tally,
+    pub records: Vec<GameRecord>,
+    pub sprt_verdict: Option<bool>,
+}
+
+/// Runs a match; progress goes to stderr, the report is returned.
+pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
+    let rules = cfg.rules()?;
+    let games = if cfg.repeat { cfg.games.div_ceil(2) * 2 } else { cfg.games }.max(1);
+    let opening_count = if cfg.repeat { games / 2 } else { games };
+    let openings = match &cfg.openings {
+        OpeningSource::Random(plies) => random_openings(&rules, *plies, opening_count, cfg.seed)?,
+        OpeningSource::File(path) => {
+            let all = file_openings(&rules, path)?;
+            (0..opening_count).map(|i| all[i % all.len()].clone()).collect()
+        }
+    };
+    let queue: VecDeque<Pairing> = (0..games)
+        .map(|g| Pairing {
+            number: g + 1,
+            opening: if cfg.repeat { g / 2 } else { g },
+            attacker: g % 2,
+        })
+        .collect();
+    let queue = Arc::new(Mutex::new(queue));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = channel::<Finished>();
+    let mut records_file = match &cfg.records {
+        Some(path) => Some(std::fs::File::create(path).map_err(|e| format!("--records {path}: {e}"))?),
+        None => None,
+    };
+    let openings = Arc::new(openings);
+    let mut handles = Vec::new();
+    for w in 0..cfg.concurrency.max(1) {
+        let queue = queue.clone();
+        let stop = stop.clone();
+        let tx = tx.clone();
+        let cfg = cfg.clone();
+        let rules = rules.clone();
+        let openings = openings.clone();
+        let h = std::thread::Builder::new()
+            .name(format!("match-worker-{w}"))
+            .spawn(move || worker(&cfg, &rules, &openings, &queue, &stop, &tx))
+            .map_err(|e| format!("cannot start a match worker: {e}"))?;
+        handles.push(h);
+    }
+    drop(tx);
+
+    let terminal = std::io::stderr().is_terminal() && !cfg.quiet;
+    let bar = if terminal {
+        let b = indicatif::ProgressBar::new(games as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Some(b)
+    } else {
+        None
+    };
+    let mut tally = Tally::default();
+    let mut records = Vec::new();
+    let mut verdict = None;
+    let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
+    for f in rx {
+        tally.add(&f, cfg.repeat);
+        if let Some(file) = records_file.as_mut() {
+            let _ = writeln!(file, "{}", f.record.line());
+            let _ = file.flush();
+        }
+        let w = tally.overall;
+        let mut msg = format!(
+            "{} vs {}: +{} ={} -{} ({:.3}) {}",
+            names[0],
+            names[1],
+            w.wins,
+            w.draws,
+            w.losses,
+            w.score(),
+            tally.elo_text(cfg.repeat)
+        );
+        if let Some(sprt) = &cfg.sprt {
+            let (text, v) = tally.sprt_text(sprt, cfg.repeat);
+            msg.push_str(&format!(", {text}"));
+            if v.is_some() {
+                verdict = v;
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        match &bar {
+            Some(b) => {
+                b.set_position(tally.games as u64);
+                b.set_message(msg);
+            }
+            None => eprintln!(
+                "game {}/{}: {} {} ({} plies) | {msg}",
+                tally.games,
+                games,
+                f.record.winner.map(|s| s.name()).unwrap_or("draw"),
+                f.record.reason,
+                f.record.moves.len()
+            ),
+        }
+        records.push(f.record);
+    }
+    if let Some(b) = bar {
+        b.finish();
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    records.sort_by_key(|r| r.number);
+    Ok(MatchOutcome {
+        tally,
+        records,
+        sprt_verdict: verdict,
+    })
+}
+
+fn worker(
+    cfg: &MatchConfig,
+    rules: &Rules,
+    openings: &[Opening],
+    queue: &Mutex<VecDeque<Pairing>>,
+    stop: &AtomicBool,
+    tx: &std::sync::mpsc::Sender<Finished>,
+) {
+    let mut engines: [Option<Player>; 2] = [None, None];
+    let variant = cfg.variant.name();
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let next = queue.lock().ok().and_then(|mut q| q.pop_front());
+        let Some(pairing) = next else { break };
+        // Start (or restart) both engines.
+        let mut start_failure = None;
+        for (i, slot) in engines.iter_mut().enumerate() {
+            if slot.as_mut().is_some_and(|p| !p.alive()) {
+                *slot = None;
+            }
+            if slot.is_none() {
+                match Player::start(&cfg.engines[i], variant, &cfg.overrides, rules) {
+                    Ok(p) => *slot = Some(p),
+                    Err(_) => start_failure = Some(i),
+                }
+            }
+        }
+        let opening = &openings[pairing.opening];
+        let record = if let Some(bad) = start_failure {
+            let bad_side = if pairing.attacker == bad { Side::Attackers } else { Side::Defenders };
+            GameRecord {
+                number: pairing.number,
+                variant: cfg.variant,
+                overrides: cfg.overrides.clone(),
+                start: opening.start.clone(),
+                attackers: cfg.engines[pairing.attacker].name.clone(),
+                defenders: cfg.engines[1 - pairing.attacker].name.clone(),
+                winner: Some(bad_side.other()),
+                reason: EndReason::Crash,
+                moves: opening.moves.iter().map(|m| (m.clone(), 0)).collect(),
+                illegal: None,
+            }
+        } else {
+            let [a, b] = &mut engines;
+            let (Some(a), Some(b)) = (a.as_mut(), b.as_mut()) else {
+                break;
+            };
+            let players: [&mut Player; 2] = if pairing.attacker == 0 { [a, b] } else { [b, a] };
+            let (record, restart) = play_game(cfg, rules, opening, pairing.number, players);
+            for (side, r) in restart.iter().enumerate() {
+                if *r {
+                    let engine = if side == 0 { pairing.attacker } else { 1 - pairing.attacker };
+                    if let Some(mut p) = engines[engine].take() {
+                        p.kill();
+                    }
+                }
+            }
+            record
+        };
+        if tx.send(Finished { pairing, record }).is_err() {
+            break;
+        }
+    }
+    for p in engines.into_iter().flatten() {
+        p.quit();
+    }
+}
+
+/// The final report, as text.
+pub fn report(cfg: &MatchConfig, outcome: &MatchOutcome) -> String {
+    let t = &outcome.tally;
+    let names = [&cfg.engines[0].name, &cfg.engines[1].name];
+    let mut s = String::new();
+    let w = t.overall;
+    s.push_str(&format!(
+        "Match {} vs {}, {} games, variant {}\n",
+        names[0], names[1], t.games, cfg.variant
+    ));
+    s.push_str(&format!(
+        "  {}: +{} ={} -{}, score {:.3}, {}\n",
+        names[0],
+        w.wins,
+        w.draws,
+        w.losses,
+        w.score(),
+        t.elo_text(cfg.repeat)
+    ));
+    if cfg.repeat {
+        let p = t.pentanomial.0;
+        s.push_str(&format!(
+            "  pairs (pentanomial 0/0.5/1/1.5/2): {} {} {} {} {}\n",
+            p[0], p[1], p[2], p[3], p[4]
+        ));
+    }
+    if let Some(sprt) = &cfg.sprt {
+        let (text, _) = t.sprt_text(sprt, cfg.repeat);
+        let verdict = match outcome.sprt_verdict {
+            Some(true) => "H1 accepted",
+            Some(false) => "H0 accepted",
+            None => "inconclusive",
+        };
+        s.push_str(&format!(
+            "  SPRT elo0 {} elo1 {} alpha {} beta {}: {text}, {verdict}\n",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        ));
+    }
+    s.push_str("  per engine and side (wins draws losses):\n");
+    for (e, name) in names.iter().enumerate() {
+        for (side, label) in [(0, "attackers"), (1, "defenders")] {
+            let x = t.by_side[e][side];
+            s.push_str(&format!(
+                "    {name} as {label}: +{} ={} -{}\n",
+                x.wins, x.draws, x.losses
+            ));
+        }
+    }
+    let n = t.games.max(1) as f64;
+    let avg = t.plies as f64 / n;
+    s.push_str(&format!(
+        "  sides: attackers {:.0}% / defenders {:.0}% / draws {:.0}% ({:.1} plies, {:.1} moves on average)\n",
+        100.0 * t.sides[0] as f64 / n,
+        100.0 * t.sides[1] as f64 / n,
+        100.0 * t.sides[2] as f64 / n,
+        avg,
+        avg / 2.0
+    ));
+    let reasons: Vec<String> = t.reasons.iter().map(|(r, c)| format!("{r} {c}")).collect();
+    s.push_str(&format!("  end reasons: {}\n", reasons.join(", ")));
+    s
+}
+
+/// Legal moves of a position as text, for protocol clients.
+pub fn legal_texts(pos: &Position, rules: &Rules) -> Vec<String> {
+    let mut list = MoveList::new();
+    pos.generate_moves(rules, &mut list);
+    list.iter().map(|m| m.to_string()).collect()
+}

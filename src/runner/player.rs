@@ -1,0 +1,256 @@
+//! An engine child process seen from the match runner: started, set up,
+//! asked for moves with a deadline, killed and restarted when it misbehaves.
+
+use crate::rules::Rules;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Which protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proto {
+    /// `protocol.md`.
+    Tei,
+    /// The OpenTafl Engine Protocol.
+    Otep,
+}
+
+/// How to start one engine.
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    pub name: String,
+    pub cmd: String,
+    pub args: Vec<String>,
+    /// Engine options (`option.<Name>=<value>`).
+    pub options: Vec<(String, String)>,
+    pub proto: Proto,
+}
+
+impl EngineSpec {
+    /// Parses `cmd=<path> [name=<n>] [arg=<a>]… [option.<Name>=<v>]… [proto=tei|otep]`.
+    pub fn parse(words: &[String]) -> Result<EngineSpec, String> {
+        let mut spec = EngineSpec {
+            name: String::new(),
+            cmd: String::new(),
+            args: Vec::new(),
+            options: Vec::new(),
+            proto: Proto::Tei,
+        };
+        for w in words {
+            let (k, v) = w
+                .split_once('=')
+                .ok_or_else(|| format!("--engine: '{w}' is not key=value"))?;
+            match k {
+                "cmd" => spec.cmd = v.to_string(),
+                "name" => spec.name = v.to_string(),
+                "arg" => spec.args.push(v.to_string()),
+                "proto" => {
+                    spec.proto = match v {
+                        "tei" => Proto::Tei,
+                        "otep" => Proto::Otep,
+                        _ => return Err(format!("--engine: proto must be tei or otep, not '{v}'")),
+                    }
+                }
+                _ => match k.strip_prefix("option.") {
+                    Some(name) if !name.is_empty() => spec.options.push((name.to_string(), v.to_string())),
+                    _ => return Err(format!("--engine: unknown key '{k}'")),
+                },
+            }
+        }
+        if spec.cmd.is_empty() {
+            return Err("--engine needs cmd=<path>".into());
+        }
+        if spec.name.is_empty() {
+            spec.name = std::path::Path::new(&spec.cmd)
+                .file_name()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| spec.cmd.clone());
+        }
+        Ok(spec)
+    }
+}
+
+/// Why an engine failed to give a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// No answer before the deadline.
+    Timeout,
+    /// The process ended or closed its output.
+    Crashed,
+    /// It answered something that is not a move.
+    Malformed(String),
+}
+
+/// A running engine.
+pub struct Player {
+    pub spec: EngineSpec,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// OTEP: lines that must reach the engine before it says hello.
+    pub otep: Option<super::otep_client::OtepState>,
+}
+
+/// How long an engine may take to start or to answer `isready`.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+impl Player {
+    /// Starts the engine and sets up the variant and rule overrides.
+    pub fn start(spec: &EngineSpec, variant: &str, overrides: &[(String, String)], rules: &Rules) -> Result<Player, String> {
+        let mut cmd = Command::new(&spec.cmd);
+        cmd.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if spec.proto == Proto::Otep {
+            // OTEP engines run in their own folder.
+            if let Some(dir) = std::path::Path::new(&spec.cmd).parent().filter(|d| !d.as_os_str().is_empty()) {
+                cmd.current_dir(dir);
+            }
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start engine '{}' ({}): {e}", spec.name, spec.cmd))?;
+        let stdout = child.stdout.take().ok_or("engine has no stdout")?;
+        let (tx, rx) = channel();
+        std::thread::Builder::new()
+            .name(format!("reader-{}", spec.name))
+            .spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    match line {
+                        Ok(l) => {
+                            if tx.send(l.trim_end().to_string()).is_err() {
+                                break;
+                            }
+                        }
+                        Err(_) => break,
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start reader thread: {e}"))?;
+        let stdin = child.stdin.take();
+        let mut p = Player {
+            spec: spec.clone(),
+            child,
+            stdin,
+            lines: rx,
+            otep: None,
+        };
+        match spec.proto {
+            Proto::Tei => {
+                p.send("tei").map_err(|_| p.describe("exited at start"))?;
+                p.wait_for("teiok", HANDSHAKE_TIMEOUT)
+                    .map_err(|f| p.describe(&format!("no teiok ({f:?})")))?;
+                p.send(&format!("setoption name Variant value {variant}"))
+                    .map_err(|_| p.describe("exited"))?;
+                for (k, v) in overrides.iter().chain(spec.options.iter()) {
+                    p.send(&format!("setoption name {k} value {v}"))
+                        .map_err(|_| p.describe("exited"))?;
+                }
+                p.ready()?;
+            }
+            Proto::Otep => {
+                super::otep_client::handshake(&mut p, rules)?;
+            }
+        }
+        Ok(p)
+    }
+
+    fn describe(&self, what: &str) -> String {
+        format!("engine '{}': {what}", self.spec.name)
+    }
+
+    pub fn send(&mut self, line: &str) -> Result<(), Failure> {
+        let stdin = self.stdin.as_mut().ok_or(Failure::Crashed)?;
+        let mut buf = line.to_string();
+        buf.push('\n');
+        stdin.write_all(buf.as_bytes()).map_err(|_| Failure::Crashed)?;
+        stdin.flush().map_err(|_| Failure::Crashed)
+    }
+
+    /// The next line, within `timeout`.
+    pub fn next_line(&mut self, timeout: Duration) -> Result<String, Failure> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => Ok(l),
+            Err(RecvTimeoutError::Timeout) => Err(Failure::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(Failure::Crashed),
+        }
+    }
+
+    /// Reads lines until one starts with `prefix`; returns it.
+    pub fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, Failure> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self.next_line(left)?;
+            if line.starts_with(prefix) {
+                return Ok(line);
+            }
+        }
+    }
+
+    /// `isready` → `readyok` within the handshake timeout.
+    pub fn ready(&mut self) -> Result<(), String> {
+        if self.spec.proto == Proto::Otep {
+            return Ok(());
+        }
+        self.send("isready").map_err(|_| self.describe("exited"))?;
+        self.wait_for("readyok", HANDSHAKE_TIMEOUT)
+            .map(|_| ())
+            .map_err(|f| self.describe(&format!("no readyok ({f:?})")))
+    }
+
+    /// Starts a new game: `newgame` and a readiness check.
+    pub fn new_game(&mut self) -> Result<(), String> {
+        if self.spec.proto == Proto::Otep {
+            return Ok(());
+        }
+        self.send("newgame").map_err(|_| self.describe("exited"))?;
+        self.ready()
+    }
+
+    /// tei: sends the position and `go`, waits for `bestmove` until the
+    /// deadline; returns the move text.
+    pub fn tei_move(&mut self, position: &str, go: &str, timeout: Duration) -> Result<String, Failure> {
+        self.send(position)?;
+        self.send(go)?;
+        let line = self.wait_for("bestmove", timeout)?;
+        match line.split_whitespace().nth(1) {
+            Some(m) => Ok(m.to_string()),
+            None => Err(Failure::Malformed(line)),
+        }
+    }
+
+    /// Whether the process is still running.
+    pub fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Asks the engine to quit, then makes sure it is gone.
+    pub fn quit(mut self) {
+        let _ = self.send(if self.spec.proto == Proto::Tei { "quit" } else { "finish 0" });
+        drop(self.stdin.take());
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if !self.alive() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.kill();
+    }
+
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Player {
+    fn drop(&mut self) {
+        if self.alive() {
+            self.kill();
+        }
+    }
+}

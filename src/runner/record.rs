@@ -1,0 +1,190 @@
+//! Game records: one self-contained line per game, readable back and
+//! replayable to the same result.
+//!
+//! ```text
+//! konakis-game 1 | game 3 | variant tablut | rules NoCaptureLimit=100 | start /…/ a 0 0 | attackers A | defenders B | result defenders king-escaped | plies 57 | moves d1-d2:120 e3-f3:98 …
+//! ```
+//!
+//! `rules` lists the overrides applied to the preset (`-` for none); `start`
+//! is the position record, side and counters before the first move; each
+//! move carries the milliseconds it took. `result` is the winner (or
+//! `draw`) and the reason: a rule reason (`king-escaped`, `king-captured`,
+//! `encircled`, `exit-fort`, `no-moves`, `repetition`, `no-capture-limit`,
+//! `move-limit`) or an adjudication (`time`, `crash`, `illegal-move`,
+//! `stall`). An illegal move's text follows as `| illegal <text>`.
+
+use crate::rules::{Game, Preset, Reason, Rules, Side};
+use std::fmt;
+
+/// Why a match game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    Rule(Reason),
+    Time,
+    Crash,
+    IllegalMove,
+    Stall,
+}
+
+impl EndReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Rule(r) => r.name(),
+            EndReason::Time => "time",
+            EndReason::Crash => "crash",
+            EndReason::IllegalMove => "illegal-move",
+            EndReason::Stall => "stall",
+        }
+    }
+    pub fn parse(s: &str) -> Result<EndReason, String> {
+        Ok(match s {
+            "time" => EndReason::Time,
+            "crash" => EndReason::Crash,
+            "illegal-move" => EndReason::IllegalMove,
+            "stall" => EndReason::Stall,
+            _ => EndReason::Rule(s.parse()?),
+        })
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    pub number: usize,
+    pub variant: Preset,
+    pub overrides: Vec<(String, String)>,
+    /// Record, side token and counters: `/…/ a 0 0`.
+    pub start: String,
+    pub attackers: String,
+    pub defenders: String,
+    pub winner: Option<Side>,
+    pub reason: EndReason,
+    /// Moves with the milliseconds each took.
+    pub moves: Vec<(String, u64)>,
+    pub illegal: Option<String>,
+}
+
+impl GameRecord {
+    pub fn line(&self) -> String {
+        let rules = if self.overrides.is_empty() {
+            "-".to_string()
+        } else {
+            self.overrides
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let winner = self.winner.map(|s| s.name()).unwrap_or("draw");
+        let moves: Vec<String> = self.moves.iter().map(|(m, t)| format!("{m}:{t}")).collect();
+        let mut line = format!(
+            "konakis-game 1 | game {} | variant {} | rules {} | start {} | attackers {} | defenders {} | result {} {} | plies {} | moves {}",
+            self.number,
+            self.variant,
+            rules,
+            self.start,
+            self.attackers,
+            self.defenders,
+            winner,
+            self.reason,
+            self.moves.len(),
+            moves.join(" ")
+        );
+        if let Some(text) = &self.illegal {
+            line.push_str(&format!(" | illegal {text}"));
+        }
+        line
+    }
+
+    pub fn parse(line: &str) -> Result<GameRecord, String> {
+        let mut fields = line.split(" | ");
+        if fields.next().map(str::trim) != Some("konakis-game 1") {
+            return Err("not a konakis-game 1 record".into());
+        }
+        let mut rec = GameRecord {
+            number: 0,
+            variant: Preset::Tablut,
+            overrides: Vec::new(),
+            start: String::new(),
+            attackers: String::new(),
+            defenders: String::new(),
+            winner: None,
+            reason: EndReason::Crash,
+            moves: Vec::new(),
+            illegal: None,
+        };
+        for field in fields {
+            let (key, value) = field.trim().split_once(' ').unwrap_or((field.trim(), ""));
+            match key {
+                "game" => rec.number = value.parse().map_err(|_| format!("bad game number '{value}'"))?,
+                "variant" => rec.variant = value.parse()?,
+                "rules" => {
+                    if value != "-" {
+                        for pair in value.split(',') {
+                            let (k, v) = pair.split_once('=').ok_or_else(|| format!("bad rule '{pair}'"))?;
+                            rec.overrides.push((k.to_string(), v.to_string()));
+                        }
+                    }
+                }
+                "start" => rec.start = value.to_string(),
+                "attackers" => rec.attackers = value.to_string(),
+                "defenders" => rec.defenders = value.to_string(),
+                "result" => {
+                    let (w, r) = value.split_once(' ').ok_or("bad result")?;
+                    rec.winner = match w {
+                        "draw" => None,
+                        other => Some(other.parse()?),
+                    };
+                    rec.reason = EndReason::parse(r)?;
+                }
+                "plies" => {}
+                "moves" => {
+                    for m in value.split_whitespace() {
+                        let (mv, t) = m.split_once(':').unwrap_or((m, "0"));
+                        rec.moves.push((mv.to_string(), t.parse().unwrap_or(0)));
+                    }
+                }
+                "illegal" => rec.illegal = Some(value.to_string()),
+                _ => return Err(format!("unknown record field '{key}'")),
+            }
+        }
+        Ok(rec)
+    }
+
+    /// Replays the moves under the recorded rules and checks the result: a
+    /// rule result must come out the same; an adjudicated game must still be
+    /// in play after its moves.
+    pub fn replay(&self) -> Result<Game, String> {
+        let mut rules = Rules::preset(self.variant);
+        for (k, v) in &self.overrides {
+            rules.set(k, v)?;
+        }
+        let parts: Vec<&str> = self.start.split_whitespace().collect();
+        let (record, side, since, ply) = match parts.as_slice() {
+            [r, s, a, b] => (*r, *s, a.parse().unwrap_or(0), b.parse().unwrap_or(0)),
+            [r, s] => (*r, *s, 0, 0),
+            _ => return Err(format!("bad start '{}'", self.start)),
+        };
+        let mut game = Game::from_record(rules, record, side.parse()?, since, ply)?;
+        for (i, (m, _)) in self.moves.iter().enumerate() {
+            game.play_str(m).map_err(|e| format!("move {} {m}: {e}", i + 1))?;
+        }
+        match (self.reason, game.outcome()) {
+            (EndReason::Rule(r), Some(o)) if o.reason == r && o.winner == self.winner => Ok(game),
+            (EndReason::Rule(_), other) => Err(format!(
+                "recorded {} {}, replayed {}",
+                self.winner.map(|s| s.name()).unwrap_or("draw"),
+                self.reason,
+                other.map(|o| o.to_string()).unwrap_or_else(|| "ongoing".into())
+            )),
+            (_, None) => Ok(game),
+            (_, Some(o)) => Err(format!("recorded an adjudication ({}), but the rules ended the game: {o}", self.reason)),
+        }
+    }
+}
