@@ -4,6 +4,7 @@
 pub mod game;
 pub mod notation;
 pub mod options;
+pub mod otn;
 pub mod perft;
 pub mod position;
 pub mod tables;
