@@ -22,6 +22,248 @@ pub enum Command {
     Perft(PerftArgs),
     /// Search fixed positions at a fixed depth; the node count is the search's signature.
     Bench(BenchArgs),
+    /// Play a match between two protocol engines (a tournament runner).
+    Match(MatchArgs),
+    /// Replay game records written by `match --records` and check each result.
+    Replay(ReplayArgs),
+    /// Speak the OpenTafl Engine Protocol (OTEP) on stdin/stdout, for the OpenTafl GUI.
+    Otep(OtepArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// An engine, given twice: cmd=<path> [name=<n>] [arg=<a>]... [option.<Name>=<v>]... [proto=tei|otep]
+    #[arg(long = "engine", value_name = "KEY=VALUE...", required = true)]
+    pub engines: Vec<String>,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Number of games (rounded up to pairs with --repeat).
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Clock per side: <base>+<inc> in seconds, e.g. 10+0.1.
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Fixed time per move in ms (instead of --tc).
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Fixed depth per move (instead of --tc).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Fixed nodes per move (instead of --tc).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// random:<plies> for random balanced openings, or a file of openings.
+    #[arg(long, default_value = "random:4")]
+    pub openings: String,
+    /// Play every opening twice with sides swapped (results then count in pairs).
+    #[arg(long)]
+    pub repeat: bool,
+    /// Sequential test: elo0=<a> elo1=<b> alpha=<x> beta=<y>; stops when decided.
+    #[arg(long, num_args = 4, value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// Write one record per game to this file (read back with `konakis replay`).
+    #[arg(long)]
+    pub records: Option<String>,
+    /// Seed for random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Milliseconds an engine may overrun its clock before losing on time.
+    #[arg(long, default_value_t = 100)]
+    pub timemargin: u64,
+    /// Milliseconds an engine without a clock may think before it counts as stalled.
+    #[arg(long, default_value_t = 60_000)]
+    pub stall: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// A records file written by `konakis match --records`.
+    pub file: String,
+}
+
+#[derive(Args, Debug)]
+pub struct OtepArgs {
+    /// Milliseconds per move when the host sends no clock.
+    #[arg(long, default_value_t = 3000)]
+    pub movetime: u64,
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Hash table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+}
+
+/// Joins the words after each `--engine` (up to the next `--option`) into
+/// one argument, so that `--engine cmd=x name=y` reads like cutechess-cli.
+pub const ENGINE_WORD_SEPARATOR: char = '\u{1f}';
+
+pub fn group_engine_words(args: Vec<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut iter = args.into_iter().peekable();
+    while let Some(a) = iter.next() {
+        if a == "--engine" {
+            out.push(a);
+            let mut words = Vec::new();
+            while let Some(next) = iter.peek() {
+                if next.starts_with("--") {
+                    break;
+                }
+                words.push(iter.next().unwrap_or_default());
+            }
+            out.push(words.join(&ENGINE_WORD_SEPARATOR.to_string()));
+        } else {
+            out.push(a);
+        }
+    }
+    out
+}
+
+pub fn run_match(args: &MatchArgs) -> Result<(), String> {
+    use crate::runner::{self, stats::Sprt, MatchConfig, OpeningSource, TimeControl};
+    if args.engines.len() != 2 {
+        return Err(format!(
+            "match needs exactly two --engine, got {}",
+            args.engines.len()
+        ));
+    }
+    let words =
+        |g: &String| -> Vec<String> { g.split(ENGINE_WORD_SEPARATOR).map(String::from).collect() };
+    let engines = [
+        crate::runner::player::EngineSpec::parse(&words(&args.engines[0]))?,
+        crate::runner::player::EngineSpec::parse(&words(&args.engines[1]))?,
+    ];
+    let mut engines = engines;
+    if engines[0].name == engines[1].name {
+        engines[0].name.push_str("-1");
+        engines[1].name.push_str("-2");
+    }
+    let variant: Preset = args
+        .rules
+        .variant
+        .parse()
+        .map_err(|e| format!("--variant: {e}"))?;
+    let mut overrides = Vec::new();
+    for r in &args.rules.rules {
+        let (k, v) = r
+            .split_once('=')
+            .ok_or_else(|| format!("--rule '{r}': expected NAME=VALUE"))?;
+        overrides.push((k.trim().to_string(), v.trim().to_string()));
+    }
+    let limits = [
+        args.tc.is_some(),
+        args.movetime.is_some(),
+        args.depth.is_some(),
+        args.nodes.is_some(),
+    ];
+    if limits.iter().filter(|x| **x).count() != 1 {
+        return Err("give exactly one of --tc, --movetime, --depth, --nodes".into());
+    }
+    let tc = if let Some(tc) = &args.tc {
+        TimeControl::parse_tc(tc)?
+    } else if let Some(ms) = args.movetime {
+        TimeControl::MoveTime(ms.max(1))
+    } else if let Some(d) = args.depth {
+        TimeControl::Depth(d.clamp(1, 100))
+    } else {
+        TimeControl::Nodes(args.nodes.unwrap_or(1000).max(1))
+    };
+    let openings = match args.openings.strip_prefix("random:") {
+        Some(n) => OpeningSource::Random(
+            n.parse()
+                .map_err(|_| format!("--openings: bad ply count '{n}'"))?,
+        ),
+        None => OpeningSource::File(args.openings.clone()),
+    };
+    let sprt = match &args.sprt {
+        None => None,
+        Some(words) => {
+            let mut v = [None; 4];
+            for w in words {
+                let (k, x) = w
+                    .split_once('=')
+                    .ok_or_else(|| format!("--sprt: '{w}' is not key=value"))?;
+                let x: f64 = x
+                    .parse()
+                    .map_err(|_| format!("--sprt: '{w}' is not a number"))?;
+                let i = ["elo0", "elo1", "alpha", "beta"]
+                    .iter()
+                    .position(|n| *n == k)
+                    .ok_or_else(|| format!("--sprt: unknown key '{k}'"))?;
+                v[i] = Some(x);
+            }
+            let get = |i: usize, name: &str| v[i].ok_or_else(|| format!("--sprt needs {name}="));
+            let s = Sprt {
+                elo0: get(0, "elo0")?,
+                elo1: get(1, "elo1")?,
+                alpha: get(2, "alpha")?,
+                beta: get(3, "beta")?,
+            };
+            if !(0.0 < s.alpha && s.alpha < 0.5 && 0.0 < s.beta && s.beta < 0.5 && s.elo0 < s.elo1)
+            {
+                return Err("--sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5".into());
+            }
+            Some(s)
+        }
+    };
+    let cfg = MatchConfig {
+        engines,
+        variant,
+        overrides,
+        games: args.games.clamp(1, 1_000_000),
+        concurrency: args.concurrency.clamp(1, 64),
+        tc,
+        openings,
+        repeat: args.repeat,
+        sprt,
+        records: args.records.clone(),
+        seed: args.seed,
+        time_margin: args.timemargin,
+        stall: std::time::Duration::from_millis(args.stall.max(100)),
+        quiet: false,
+    };
+    cfg.rules()?;
+    let outcome = runner::run_match(&cfg)?;
+    print!("{}", runner::report(&cfg, &outcome));
+    Ok(())
+}
+
+pub fn run_replay(args: &ReplayArgs) -> Result<(), String> {
+    use crate::runner::record::GameRecord;
+    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{}: {e}", args.file))?;
+    let mut bad = 0;
+    let mut n = 0;
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        n += 1;
+        let rec = GameRecord::parse(line).map_err(|e| format!("{}:{}: {e}", args.file, i + 1))?;
+        match rec.replay() {
+            Ok(game) => println!(
+                "game {}: ok, {} plies, {}",
+                rec.number,
+                game.moves().len(),
+                rec.winner.map(|s| s.name()).unwrap_or("draw").to_string()
+                    + " "
+                    + rec.reason.name()
+            ),
+            Err(e) => {
+                bad += 1;
+                println!("game {}: MISMATCH: {e}", rec.number);
+            }
+        }
+    }
+    if bad > 0 {
+        return Err(format!(
+            "{bad} of {n} records do not replay to their result"
+        ));
+    }
+    println!("{n} records replayed");
+    Ok(())
 }
 
 /// Rule selection shared by the subcommands.

@@ -4,4 +4,5 @@
 pub mod cli;
 pub mod protocol;
 pub mod rules;
+pub mod runner;
 pub mod search;

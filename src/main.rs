@@ -1,11 +1,21 @@
 use clap::Parser;
-use konakis::cli::{run_bench, run_perft, Cli, Command};
+use konakis::cli::{group_engine_words, run_bench, run_match, run_perft, run_replay, Cli, Command};
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(group_engine_words(std::env::args().collect()));
     let result = match cli.command {
         Some(Command::Perft(args)) => run_perft(&args),
         Some(Command::Bench(args)) => run_bench(&args),
+        Some(Command::Match(args)) => run_match(&args),
+        Some(Command::Replay(args)) => run_replay(&args),
+        Some(Command::Otep(args)) => {
+            konakis::protocol::otep::run_stdio(konakis::protocol::otep::OtepSettings {
+                untimed_move_ms: args.movetime.max(10),
+                threads: args.threads.clamp(1, 256),
+                hash_mib: args.hash.clamp(1, 65536),
+            });
+            Ok(())
+        }
         None => {
             konakis::protocol::tei::run_stdio();
             Ok(())

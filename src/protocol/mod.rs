@@ -2,6 +2,7 @@
 //! output sink they share. Protocol code only parses and formats.
 
 pub mod command;
+pub mod otep;
 pub mod tei;
 
 use std::io::Write;

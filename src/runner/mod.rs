@@ -27,7 +27,10 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TimeControl {
     /// Base and increment per move, in ms.
-    Clock { base: u64, inc: u64 },
+    Clock {
+        base: u64,
+        inc: u64,
+    },
     MoveTime(u64),
     Depth(u32),
     Nodes(u64),
@@ -38,7 +41,9 @@ impl TimeControl {
     pub fn parse_tc(s: &str) -> Result<TimeControl, String> {
         let (b, i) = s.split_once('+').unwrap_or((s, "0"));
         let secs = |t: &str| -> Result<u64, String> {
-            let v: f64 = t.parse().map_err(|_| format!("--tc: '{t}' is not a number of seconds"))?;
+            let v: f64 = t
+                .parse()
+                .map_err(|_| format!("--tc: '{t}' is not a number of seconds"))?;
             if !(0.0..=86_400.0).contains(&v) {
                 return Err(format!("--tc: '{t}' is out of range"));
             }
@@ -48,7 +53,10 @@ impl TimeControl {
         if base == 0 {
             return Err("--tc: the base time must be positive".into());
         }
-        Ok(TimeControl::Clock { base, inc: secs(i)? })
+        Ok(TimeControl::Clock {
+            base,
+            inc: secs(i)?,
+        })
     }
 }
 
@@ -100,12 +108,22 @@ pub struct Opening {
 }
 
 fn start_text(pos: &Position, rules: &Rules) -> String {
-    format!("{} {} {}", pos.record(rules), pos.plies_since_capture, pos.ply)
+    format!(
+        "{} {} {}",
+        pos.record(rules),
+        pos.plies_since_capture,
+        pos.ply
+    )
 }
 
 /// Random openings of `plies` plies from the start, kept only when a short
 /// search sees neither side winning outright; no opening twice.
-pub fn random_openings(rules: &Rules, plies: u32, count: usize, seed: u64) -> Result<Vec<Opening>, String> {
+pub fn random_openings(
+    rules: &Rules,
+    plies: u32,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<Opening>, String> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut engine = Engine::new();
     engine.set_hash(4)?;
@@ -116,7 +134,9 @@ pub fn random_openings(rules: &Rules, plies: u32, count: usize, seed: u64) -> Re
     while out.len() < count {
         tries += 1;
         if tries > 200 * count + 1000 {
-            return Err(format!("could not find {count} balanced random openings of {plies} plies"));
+            return Err(format!(
+                "could not find {count} balanced random openings of {plies} plies"
+            ));
         }
         let mut game = Game::new(rules.clone());
         let mut moves = Vec::new();
@@ -129,7 +149,10 @@ pub fn random_openings(rules: &Rules, plies: u32, count: usize, seed: u64) -> Re
             game.play(mv)?;
             moves.push(mv.to_string());
         }
-        if game.outcome().is_some() || moves.len() < plies as usize || !seen.insert(game.position().hash()) {
+        if game.outcome().is_some()
+            || moves.len() < plies as usize
+            || !seen.insert(game.position().hash())
+        {
             continue;
         }
         let verdict = engine.search(&game, Limits::depth(3));
@@ -159,7 +182,12 @@ pub fn file_openings(rules: &Rules, path: &str) -> Result<Vec<Opening>, String> 
             Some((h, m)) => (h.trim(), m.split_whitespace().map(String::from).collect()),
             None if line.starts_with('/') => (line, Vec::new()),
             None if line == "startpos" => ("startpos", Vec::new()),
-            None => ("startpos", line.split_whitespace().map(String::from).collect::<Vec<_>>()),
+            None => (
+                "startpos",
+                line.split_whitespace()
+                    .map(String::from)
+                    .collect::<Vec<_>>(),
+            ),
         };
         let opening_start = if head == "startpos" || head.is_empty() {
             start.clone()
@@ -168,7 +196,12 @@ pub fn file_openings(rules: &Rules, path: &str) -> Result<Vec<Opening>, String> 
             match parts.as_slice() {
                 [r, s] => format!("{r} {s} 0 0"),
                 [r, s, a, b] => format!("{r} {s} {a} {b}"),
-                _ => return Err(format!("{path}:{}: expected '<record> <a|d> [<since> <ply>]'", i + 1)),
+                _ => {
+                    return Err(format!(
+                        "{path}:{}: expected '<record> <a|d> [<since> <ply>]'",
+                        i + 1
+                    ))
+                }
             }
         };
         let opening = Opening {
@@ -249,7 +282,10 @@ fn play_game(
             // Treated below as a crash of that side at its first move.
         }
     }
-    let mut finish = |winner: Option<Side>, reason: EndReason, moves: Vec<(String, u64)>, illegal: Option<String>| GameRecord {
+    let finish = |winner: Option<Side>,
+                  reason: EndReason,
+                  moves: Vec<(String, u64)>,
+                  illegal: Option<String>| GameRecord {
         number,
         variant: cfg.variant,
         overrides: cfg.overrides.clone(),
@@ -263,7 +299,10 @@ fn play_game(
     };
     loop {
         if let Some(o) = game.outcome() {
-            return (finish(o.winner, EndReason::Rule(o.reason), moves, None), restart);
+            return (
+                finish(o.winner, EndReason::Rule(o.reason), moves, None),
+                restart,
+            );
         }
         let side = game.side_to_move();
         let s = side.index();
@@ -274,7 +313,11 @@ fn play_game(
         let answer = match player.spec.proto {
             Proto::Tei => {
                 let parts: Vec<&str> = opening.start.split_whitespace().collect();
-                let position = format!("position {} moves {}", parts.join(" "), move_texts.join(" "));
+                let position = format!(
+                    "position {} moves {}",
+                    parts.join(" "),
+                    move_texts.join(" ")
+                );
                 let (go, timeout) = match cfg.tc {
                     TimeControl::Clock { inc, .. } => (
                         format!(
@@ -305,7 +348,10 @@ fn play_game(
                     (Failure::Timeout, _) => EndReason::Stall,
                     (Failure::Crashed, _) => EndReason::Crash,
                     (Failure::Malformed(text), _) => {
-                        return (finish(loser_wins, EndReason::IllegalMove, moves, Some(text)), restart);
+                        return (
+                            finish(loser_wins, EndReason::IllegalMove, moves, Some(text)),
+                            restart,
+                        );
                     }
                 };
                 return (finish(loser_wins, reason, moves, None), restart);
@@ -328,7 +374,10 @@ fn play_game(
             }
             None => {
                 restart[s] = true;
-                return (finish(loser_wins, EndReason::IllegalMove, moves, Some(text)), restart);
+                return (
+                    finish(loser_wins, EndReason::IllegalMove, moves, Some(text)),
+                    restart,
+                );
             }
         }
     }
@@ -369,9 +418,18 @@ impl Tally {
             }
         };
         bump(&mut self.overall, score_first);
-        bump(&mut self.by_side[0][if attacker_engine == 0 { 0 } else { 1 }], score_first);
-        bump(&mut self.by_side[1][if attacker_engine == 1 { 0 } else { 1 }], 1.0 - score_first);
-        *self.reasons.entry(rec.reason.name().to_string()).or_default() += 1;
+        bump(
+            &mut self.by_side[0][if attacker_engine == 0 { 0 } else { 1 }],
+            score_first,
+        );
+        bump(
+            &mut self.by_side[1][if attacker_engine == 1 { 0 } else { 1 }],
+            1.0 - score_first,
+        );
+        *self
+            .reasons
+            .entry(rec.reason.name().to_string())
+            .or_default() += 1;
         self.sides[match rec.winner {
             Some(Side::Attackers) => 0,
             Some(Side::Defenders) => 1,
@@ -395,7 +453,12 @@ impl Tally {
             stats::elo_trinomial(&self.overall)
         };
         match est {
-            Some(e) => format!("Elo {:+.1} ± {:.1}, LOS {:.1}%", e.elo, e.margin, e.los * 100.0),
+            Some(e) => format!(
+                "Elo {:+.1} ± {:.1}, LOS {:.1}%",
+                e.elo,
+                e.margin,
+                e.los * 100.0
+            ),
             None => "Elo -".into(),
         }
     }
@@ -423,13 +486,20 @@ pub struct MatchOutcome {
 /// Runs a match; progress goes to stderr, the report is returned.
 pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
     let rules = cfg.rules()?;
-    let games = if cfg.repeat { cfg.games.div_ceil(2) * 2 } else { cfg.games }.max(1);
+    let games = if cfg.repeat {
+        cfg.games.div_ceil(2) * 2
+    } else {
+        cfg.games
+    }
+    .max(1);
     let opening_count = if cfg.repeat { games / 2 } else { games };
     let openings = match &cfg.openings {
         OpeningSource::Random(plies) => random_openings(&rules, *plies, opening_count, cfg.seed)?,
         OpeningSource::File(path) => {
             let all = file_openings(&rules, path)?;
-            (0..opening_count).map(|i| all[i % all.len()].clone()).collect()
+            (0..opening_count)
+                .map(|i| all[i % all.len()].clone())
+                .collect()
         }
     };
     let queue: VecDeque<Pairing> = (0..games)
@@ -443,7 +513,9 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = channel::<Finished>();
     let mut records_file = match &cfg.records {
-        Some(path) => Some(std::fs::File::create(path).map_err(|e| format!("--records {path}: {e}"))?),
+        Some(path) => {
+            Some(std::fs::File::create(path).map_err(|e| format!("--records {path}: {e}"))?)
+        }
         None => None,
     };
     let openings = Arc::new(openings);
@@ -564,7 +636,11 @@ fn worker(
         }
         let opening = &openings[pairing.opening];
         let record = if let Some(bad) = start_failure {
-            let bad_side = if pairing.attacker == bad { Side::Attackers } else { Side::Defenders };
+            let bad_side = if pairing.attacker == bad {
+                Side::Attackers
+            } else {
+                Side::Defenders
+            };
             GameRecord {
                 number: pairing.number,
                 variant: cfg.variant,
@@ -582,11 +658,19 @@ fn worker(
             let (Some(a), Some(b)) = (a.as_mut(), b.as_mut()) else {
                 break;
             };
-            let players: [&mut Player; 2] = if pairing.attacker == 0 { [a, b] } else { [b, a] };
+            let players: [&mut Player; 2] = if pairing.attacker == 0 {
+                [a, b]
+            } else {
+                [b, a]
+            };
             let (record, restart) = play_game(cfg, rules, opening, pairing.number, players);
             for (side, r) in restart.iter().enumerate() {
                 if *r {
-                    let engine = if side == 0 { pairing.attacker } else { 1 - pairing.attacker };
+                    let engine = if side == 0 {
+                        pairing.attacker
+                    } else {
+                        1 - pairing.attacker
+                    };
                     if let Some(mut p) = engines[engine].take() {
                         p.kill();
                     }

@@ -53,7 +53,9 @@ impl EngineSpec {
                     }
                 }
                 _ => match k.strip_prefix("option.") {
-                    Some(name) if !name.is_empty() => spec.options.push((name.to_string(), v.to_string())),
+                    Some(name) if !name.is_empty() => {
+                        spec.options.push((name.to_string(), v.to_string()))
+                    }
                     _ => return Err(format!("--engine: unknown key '{k}'")),
                 },
             }
@@ -97,7 +99,12 @@ pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 impl Player {
     /// Starts the engine and sets up the variant and rule overrides.
-    pub fn start(spec: &EngineSpec, variant: &str, overrides: &[(String, String)], rules: &Rules) -> Result<Player, String> {
+    pub fn start(
+        spec: &EngineSpec,
+        variant: &str,
+        overrides: &[(String, String)],
+        rules: &Rules,
+    ) -> Result<Player, String> {
         let mut cmd = Command::new(&spec.cmd);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -105,7 +112,10 @@ impl Player {
             .stderr(Stdio::null());
         if spec.proto == Proto::Otep {
             // OTEP engines run in their own folder.
-            if let Some(dir) = std::path::Path::new(&spec.cmd).parent().filter(|d| !d.as_os_str().is_empty()) {
+            if let Some(dir) = std::path::Path::new(&spec.cmd)
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+            {
                 cmd.current_dir(dir);
             }
         }
@@ -165,7 +175,9 @@ impl Player {
         let stdin = self.stdin.as_mut().ok_or(Failure::Crashed)?;
         let mut buf = line.to_string();
         buf.push('\n');
-        stdin.write_all(buf.as_bytes()).map_err(|_| Failure::Crashed)?;
+        stdin
+            .write_all(buf.as_bytes())
+            .map_err(|_| Failure::Crashed)?;
         stdin.flush().map_err(|_| Failure::Crashed)
     }
 
@@ -212,7 +224,12 @@ impl Player {
 
     /// tei: sends the position and `go`, waits for `bestmove` until the
     /// deadline; returns the move text.
-    pub fn tei_move(&mut self, position: &str, go: &str, timeout: Duration) -> Result<String, Failure> {
+    pub fn tei_move(
+        &mut self,
+        position: &str,
+        go: &str,
+        timeout: Duration,
+    ) -> Result<String, Failure> {
         self.send(position)?;
         self.send(go)?;
         let line = self.wait_for("bestmove", timeout)?;
@@ -229,7 +246,11 @@ impl Player {
 
     /// Asks the engine to quit, then makes sure it is gone.
     pub fn quit(mut self) {
-        let _ = self.send(if self.spec.proto == Proto::Tei { "quit" } else { "finish 0" });
+        let _ = self.send(if self.spec.proto == Proto::Tei {
+            "quit"
+        } else {
+            "finish 0"
+        });
         drop(self.stdin.take());
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {

@@ -122,12 +122,18 @@ impl GameRecord {
         for field in fields {
             let (key, value) = field.trim().split_once(' ').unwrap_or((field.trim(), ""));
             match key {
-                "game" => rec.number = value.parse().map_err(|_| format!("bad game number '{value}'"))?,
+                "game" => {
+                    rec.number = value
+                        .parse()
+                        .map_err(|_| format!("bad game number '{value}'"))?
+                }
                 "variant" => rec.variant = value.parse()?,
                 "rules" => {
                     if value != "-" {
                         for pair in value.split(',') {
-                            let (k, v) = pair.split_once('=').ok_or_else(|| format!("bad rule '{pair}'"))?;
+                            let (k, v) = pair
+                                .split_once('=')
+                                .ok_or_else(|| format!("bad rule '{pair}'"))?;
                             rec.overrides.push((k.to_string(), v.to_string()));
                         }
                     }
@@ -173,7 +179,8 @@ impl GameRecord {
         };
         let mut game = Game::from_record(rules, record, side.parse()?, since, ply)?;
         for (i, (m, _)) in self.moves.iter().enumerate() {
-            game.play_str(m).map_err(|e| format!("move {} {m}: {e}", i + 1))?;
+            game.play_str(m)
+                .map_err(|e| format!("move {} {m}: {e}", i + 1))?;
         }
         match (self.reason, game.outcome()) {
             (EndReason::Rule(r), Some(o)) if o.reason == r && o.winner == self.winner => Ok(game),
@@ -181,10 +188,15 @@ impl GameRecord {
                 "recorded {} {}, replayed {}",
                 self.winner.map(|s| s.name()).unwrap_or("draw"),
                 self.reason,
-                other.map(|o| o.to_string()).unwrap_or_else(|| "ongoing".into())
+                other
+                    .map(|o| o.to_string())
+                    .unwrap_or_else(|| "ongoing".into())
             )),
             (_, None) => Ok(game),
-            (_, Some(o)) => Err(format!("recorded an adjudication ({}), but the rules ended the game: {o}", self.reason)),
+            (_, Some(o)) => Err(format!(
+                "recorded an adjudication ({}), but the rules ended the game: {o}",
+                self.reason
+            )),
         }
     }
 }

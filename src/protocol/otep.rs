@@ -1,0 +1,477 @@
+//! `konakis otep`: the OpenTafl Engine Protocol, so that Konakis plays and
+//! analyses inside the OpenTafl GUI (or any OTEP host).
+//!
+//! The host sends `rules` at once and expects `hello` within 5 seconds;
+//! `position`/`side` set up analysis; `opponent-move` + `clock` + `play`
+//! ask for a move (`clock` may come before or after `play`); `move
+//! <record>` acknowledges ours; `error 1|2` rejects it (the host then
+//! re-sends the opponent move and `play`); `analyze n s` asks for the n best
+//! moves; `finish` and `goodbye` end the game and the process.
+
+use super::Output;
+use crate::rules::otn::parse_otn_rules;
+use crate::rules::{parse_record, Game, Move, Rules, Side};
+use crate::search::{Engine, Info, Limits, SearchResult, WIN_BOUND};
+use std::io::BufRead;
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::time::Duration;
+
+/// Settings of `konakis otep`.
+#[derive(Clone, Debug)]
+pub struct OtepSettings {
+    /// Time per move when the host sends no clock.
+    pub untimed_move_ms: u64,
+    pub threads: usize,
+    pub hash_mib: usize,
+}
+
+impl Default for OtepSettings {
+    fn default() -> Self {
+        OtepSettings {
+            untimed_move_ms: 3000,
+            threads: 1,
+            hash_mib: 64,
+        }
+    }
+}
+
+enum Event {
+    Line(String),
+    Eof,
+    Done(SearchResult),
+}
+
+/// What the current search is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    Play,
+    Analyze(usize),
+}
+
+struct Clock {
+    /// Remaining ms of attackers and defenders, and whether each is in overtime.
+    ms: [u64; 2],
+    overtime: [bool; 2],
+    overtime_secs: u64,
+    overtimes: [u32; 2],
+}
+
+struct OtepSession {
+    out: Output,
+    settings: OtepSettings,
+    engine: Engine,
+    rules: Rules,
+    game: Game,
+    clock: Option<Clock>,
+    /// Our move, sent and not yet acknowledged.
+    pending: Option<Move>,
+    /// Moves the host rejected in the current position.
+    rejected: Vec<Move>,
+    searching: Option<Purpose>,
+    events: Sender<Event>,
+}
+
+fn side_word(s: &str) -> Option<Side> {
+    match s {
+        "attackers" => Some(Side::Attackers),
+        "defenders" => Some(Side::Defenders),
+        _ => None,
+    }
+}
+
+/// Scores for `analysis`: centi-soldiers; wins and losses as ±10000.
+fn analysis_eval(score: i32) -> i32 {
+    if score >= WIN_BOUND {
+        10_000
+    } else if score <= -WIN_BOUND {
+        -10_000
+    } else {
+        score
+    }
+}
+
+impl OtepSession {
+    fn send(&self, line: &str) {
+        self.out.line(line);
+    }
+
+    fn status(&self, text: &str) {
+        self.send(&format!("status {text}"));
+    }
+
+    /// Rebuilds the game from a position record with the given side to move.
+    fn reset_to(&mut self, record: &str, side: Side) -> Result<(), String> {
+        let setup = parse_record(record)?;
+        if setup.size != self.rules.size() {
+            return Err(format!(
+                "position {record} does not fit the {0}x{0} rules",
+                self.rules.size()
+            ));
+        }
+        self.game = Game::from_record(self.rules.clone(), record, side, 0, 0)?;
+        self.rejected.clear();
+        Ok(())
+    }
+
+    fn same_board(&self, record: &str) -> bool {
+        match parse_record(record) {
+            Ok(setup) => setup == self.game.position().setup(self.rules.size()),
+            Err(_) => false,
+        }
+    }
+
+    fn stop_search(&mut self) {
+        if self.searching.is_some() {
+            self.engine.stop();
+            self.engine.wait();
+            self.searching = None;
+        }
+    }
+
+    fn start_search(&mut self, purpose: Purpose, limits: Limits) {
+        self.stop_search();
+        if let Purpose::Analyze(n) = purpose {
+            self.engine.options.multipv = n.max(1);
+        } else {
+            self.engine.options.multipv = 1;
+        }
+        let tx = self.events.clone();
+        let out = self.out.clone();
+        self.searching = Some(purpose);
+        self.engine.go(
+            &self.game,
+            limits,
+            Box::new(move |info: &Info| {
+                if info.multipv == 1 {
+                    let pv: Vec<String> = info.pv.iter().take(6).map(|m| m.to_string()).collect();
+                    out.line(&format!(
+                        "status depth {} score {} nodes {} pv {}",
+                        info.depth,
+                        crate::search::score_text(info.score),
+                        info.nodes,
+                        pv.join(" ")
+                    ));
+                }
+            }),
+            Box::new(move |r: &SearchResult| {
+                let _ = tx.send(Event::Done(r.clone()));
+            }),
+        );
+    }
+
+    fn play_limits(&self) -> Limits {
+        let side = self.game.side_to_move();
+        let mut limits = Limits::default();
+        match &self.clock {
+            None => limits.move_time = Some(Duration::from_millis(self.settings.untimed_move_ms)),
+            Some(c) => {
+                let s = side.index();
+                if c.overtime[s] {
+                    // Must move within the current overtime period.
+                    limits.move_time = Some(Duration::from_millis(c.ms[s] * 7 / 10));
+                } else {
+                    limits.time = [
+                        Some(Duration::from_millis(c.ms[0])),
+                        Some(Duration::from_millis(c.ms[1])),
+                    ];
+                    if c.overtimes[s] > 0 {
+                        // Overtime periods are a cushion, like an increment.
+                        let inc = Duration::from_millis(c.overtime_secs * 1000 / 2);
+                        limits.inc = [inc, inc];
+                    }
+                }
+            }
+        }
+        if !self.rejected.is_empty() {
+            limits.search_moves = self
+                .game
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|m| !self.rejected.contains(m))
+                .collect();
+        }
+        limits
+    }
+
+    /// Handles one host line; returns false when the session ends.
+    fn handle_line(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim();
+        match cmd {
+            "" => {}
+            "rules" => {
+                self.stop_search();
+                match parse_otn_rules(rest) {
+                    Ok(r) => {
+                        self.rules = r;
+                        self.game = Game::new(self.rules.clone());
+                        self.pending = None;
+                        self.rejected.clear();
+                    }
+                    // Rules we cannot play: resign (the host ends the game).
+                    Err(e) => self.send(&format!("error -1 {e}")),
+                }
+            }
+            "position" => {
+                self.stop_search();
+                let side = self.game.side_to_move();
+                if let Err(e) = self.reset_to(rest, side) {
+                    self.send(&format!("error 0 bad position: {e}"));
+                }
+            }
+            "side" => match side_word(rest) {
+                Some(side) if side != self.game.side_to_move() => {
+                    let record = self.game.position().setup(self.rules.size()).record();
+                    if let Err(e) = self.reset_to(&record, side) {
+                        self.send(&format!("error 0 {e}"));
+                    }
+                }
+                Some(_) => {}
+                None => self.send(&format!("error 0 bad side '{rest}'")),
+            },
+            "clock" => {
+                let parts: Vec<&str> = rest.split_whitespace().collect();
+                let time = |s: &str| -> Option<(u64, bool)> {
+                    let over = s.ends_with('*');
+                    let v: i64 = s.trim_end_matches('*').parse().ok()?;
+                    Some((v.max(0) as u64, over))
+                };
+                if parts.len() >= 2 {
+                    if let (Some(a), Some(d)) = (time(parts[0]), time(parts[1])) {
+                        self.clock = Some(Clock {
+                            ms: [a.0, d.0],
+                            overtime: [a.1, d.1],
+                            overtime_secs: parts.get(2).and_then(|s| s.parse().ok()).unwrap_or(0),
+                            overtimes: [
+                                parts.get(3).and_then(|s| s.parse().ok()).unwrap_or(0),
+                                parts.get(4).and_then(|s| s.parse().ok()).unwrap_or(0),
+                            ],
+                        });
+                    }
+                }
+            }
+            "opponent-move" => {
+                self.stop_search();
+                self.pending = None;
+                let (moves, record) = rest.rsplit_once(' ').unwrap_or((rest, ""));
+                if !record.is_empty() && self.same_board(record) {
+                    // A re-send after `error`: we already have this board;
+                    // keep the list of rejected moves.
+                    return true;
+                }
+                let mut synced = true;
+                for m in moves.split('|').filter(|m| !m.is_empty()) {
+                    if self.game.play_str(m).is_err() {
+                        synced = false;
+                        break;
+                    }
+                }
+                if !synced || (!record.is_empty() && !self.same_board(record)) {
+                    // Trust the host's board.
+                    let side = self.game.side_to_move();
+                    if let Err(e) = self.reset_to(record, side) {
+                        self.send(&format!("error 0 bad opponent-move: {e}"));
+                    }
+                } else {
+                    self.rejected.clear();
+                }
+            }
+            "play" => {
+                let Some(side) = side_word(rest) else {
+                    self.send(&format!("error 0 bad side '{rest}'"));
+                    return true;
+                };
+                if side != self.game.side_to_move() {
+                    let record = self.game.position().setup(self.rules.size()).record();
+                    if let Err(e) = self.reset_to(&record, side) {
+                        self.send(&format!("error 0 {e}"));
+                        return true;
+                    }
+                }
+                if self.game.outcome().is_some() || self.game.legal_moves().is_empty() {
+                    self.status("no legal move");
+                    self.send("error -1 no legal move");
+                    return true;
+                }
+                let limits = self.play_limits();
+                self.start_search(Purpose::Play, limits);
+            }
+            "move" => {
+                // Our move was accepted; `rest` is the board after it.
+                if let Some(mv) = self.pending.take() {
+                    let _ = self.game.play(mv);
+                }
+                if !self.same_board(rest) {
+                    let side = self.game.side_to_move();
+                    if let Err(e) = self.reset_to(rest, side) {
+                        self.send(&format!("error 0 bad move acknowledgement: {e}"));
+                    }
+                }
+                self.rejected.clear();
+            }
+            "error" => {
+                // 1: wrong side, 2: illegal move. The host re-sends the
+                // opponent's move and `play`.
+                if let Some(mv) = self.pending.take() {
+                    self.rejected.push(mv);
+                }
+            }
+            "analyze" => {
+                let parts: Vec<&str> = rest.split_whitespace().collect();
+                let n: usize = parts
+                    .first()
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(1)
+                    .clamp(1, 16);
+                let secs: u64 = parts
+                    .get(1)
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(5)
+                    .clamp(1, 3600);
+                if self.game.outcome().is_some() {
+                    self.send("analysis 0");
+                    return true;
+                }
+                let limits = Limits::move_time(secs * 1000);
+                self.start_search(Purpose::Analyze(n), limits);
+            }
+            "finish" => {
+                self.stop_search();
+                self.pending = None;
+            }
+            "goodbye" => {
+                self.stop_search();
+                return false;
+            }
+            "hello" | "status" | "simple-moves" => {}
+            other => self.send(&format!("error 0 unknown command '{other}'")),
+        }
+        true
+    }
+
+    fn on_done(&mut self, result: SearchResult) {
+        let purpose = self.searching.take();
+        match purpose {
+            Some(Purpose::Play) => match result.best {
+                Some(mv) => {
+                    self.pending = Some(mv);
+                    self.send(&format!("move {mv}"));
+                }
+                None => self.send("error -1 no legal move"),
+            },
+            Some(Purpose::Analyze(n)) => {
+                let mut parts = Vec::new();
+                for (_, score, pv) in result.lines.iter().take(n) {
+                    let moves: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
+                    parts.push(format!("{} {}", moves.join("|"), analysis_eval(*score)));
+                }
+                if parts.is_empty() {
+                    if let Some(b) = result.best {
+                        parts.push(format!("{b} {}", analysis_eval(result.score)));
+                    }
+                }
+                self.send(&format!("analysis {} {}", parts.len(), parts.join(" ")));
+            }
+            None => {}
+        }
+    }
+}
+
+/// Runs `konakis otep` on stdin/stdout.
+pub fn run_stdio(settings: OtepSettings) {
+    let out = Output::stdout();
+    let (tx, rx) = channel::<Event>();
+    let reader_tx = tx.clone();
+    std::thread::Builder::new()
+        .name("konakis-otep-stdin".into())
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            for line in stdin.lock().lines() {
+                match line {
+                    Ok(l) => {
+                        if reader_tx.send(Event::Line(l)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+            let _ = reader_tx.send(Event::Eof);
+        })
+        .ok();
+    run(settings, out, tx, rx);
+}
+
+/// The session loop over an event channel (stdin lines and search results).
+fn run(settings: OtepSettings, out: Output, tx: Sender<Event>, rx: Receiver<Event>) {
+    let mut engine = Engine::new();
+    let _ = engine.set_threads(settings.threads);
+    let _ = engine.set_hash(settings.hash_mib);
+    let rules = Rules::default();
+    let mut s = OtepSession {
+        out,
+        settings,
+        engine,
+        game: Game::new(rules.clone()),
+        rules,
+        clock: None,
+        pending: None,
+        rejected: Vec::new(),
+        searching: None,
+        events: tx,
+    };
+    s.send("hello");
+    let mut deferred: Vec<String> = Vec::new();
+    loop {
+        let event = if let Some(l) = deferred.pop() {
+            Event::Line(l)
+        } else {
+            match rx.recv() {
+                Ok(e) => e,
+                Err(_) => break,
+            }
+        };
+        match event {
+            Event::Line(l) => {
+                if l.trim_start().starts_with("play") {
+                    // Give a `clock` line sent right after `play` a moment
+                    // to arrive, and apply it first.
+                    let mut later = Vec::new();
+                    loop {
+                        match rx.recv_timeout(Duration::from_millis(15)) {
+                            Ok(Event::Line(next)) => {
+                                if next.trim_start().starts_with("clock") {
+                                    s.handle_line(&next);
+                                    break;
+                                }
+                                later.push(next);
+                                break;
+                            }
+                            Ok(Event::Done(r)) => s.on_done(r),
+                            Ok(Event::Eof) => {
+                                later.push("goodbye".into());
+                                break;
+                            }
+                            Err(RecvTimeoutError::Timeout)
+                            | Err(RecvTimeoutError::Disconnected) => break,
+                        }
+                    }
+                    if !s.handle_line(&l) {
+                        return;
+                    }
+                    later.reverse();
+                    deferred.extend(later);
+                } else if !s.handle_line(&l) {
+                    return;
+                }
+            }
+            Event::Done(r) => s.on_done(r),
+            Event::Eof => {
+                s.stop_search();
+                return;
+            }
+        }
+    }
+}

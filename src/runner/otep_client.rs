@@ -1,0 +1,106 @@
+//! The host side of the OpenTafl Engine Protocol, so that `konakis match`
+//! can play OpenTafl's AI or any other OTEP engine.
+
+use super::player::{Failure, Player, HANDSHAKE_TIMEOUT};
+use super::{MatchConfig, TimeControl};
+use crate::rules::otn::otn_rules_string;
+use crate::rules::{Game, Move, Rules};
+use std::time::{Duration, Instant};
+
+/// What an OTEP engine has been told of the current game.
+#[derive(Clone, Debug, Default)]
+pub struct OtepState {
+    /// Plies of the game the engine knows (its board is after these).
+    pub known_plies: Option<usize>,
+}
+
+/// Sends the rules and waits for `hello` (OTEP hosts allow 5 seconds; we
+/// allow the handshake timeout).
+pub fn handshake(p: &mut Player, rules: &Rules) -> Result<(), String> {
+    p.send(&format!("rules {}", otn_rules_string(rules)))
+        .map_err(|_| format!("engine '{}' exited at start", p.spec.name))?;
+    p.wait_for("hello", HANDSHAKE_TIMEOUT)
+        .map_err(|f| format!("engine '{}': no hello ({f:?})", p.spec.name))?;
+    p.otep = Some(OtepState::default());
+    Ok(())
+}
+
+fn side_word(game: &Game) -> &'static str {
+    game.side_to_move().name()
+}
+
+/// Brings the engine up to date, sends the clock and `play`, and waits for
+/// its `move`; acknowledges a legal move with the board after it.
+pub fn request_move(
+    p: &mut Player,
+    game: &Game,
+    moves: &[(String, u64)],
+    cfg: &MatchConfig,
+    clocks: &[i64; 2],
+) -> Result<String, Failure> {
+    let rules = game.rules();
+    let record = game.position().setup(rules.size()).record();
+    let known = p.otep.as_ref().and_then(|s| s.known_plies);
+    match known {
+        Some(k) if k + 1 == moves.len() => {
+            let last = &moves[k].0;
+            p.send(&format!("opponent-move {last} {record}"))?;
+        }
+        Some(k) if k == moves.len() => {}
+        _ => {
+            p.send(&format!("position {record}"))?;
+            p.send(&format!("side {}", side_word(game)))?;
+        }
+    }
+    let timeout = match cfg.tc {
+        TimeControl::Clock { .. } => {
+            p.send(&format!(
+                "clock {} {} 0 0 0",
+                clocks[0].max(0),
+                clocks[1].max(0)
+            ))?;
+            Duration::from_millis(
+                clocks[game.side_to_move().index()].max(0) as u64 + cfg.time_margin,
+            )
+        }
+        TimeControl::MoveTime(ms) => {
+            // OTEP has no per-move time: give the engine a clock of this much.
+            let ms = ms as i64;
+            p.send(&format!("clock {ms} {ms} 0 0 0"))?;
+            Duration::from_millis(ms as u64 + cfg.time_margin.max(1000))
+        }
+        TimeControl::Depth(_) | TimeControl::Nodes(_) => cfg.stall,
+    };
+    p.send(&format!("play {}", side_word(game)))?;
+    let deadline = Instant::now() + timeout;
+    loop {
+        let line = p.next_line(deadline.saturating_duration_since(Instant::now()))?;
+        let (cmd, rest) = line.split_once(' ').unwrap_or((line.as_str(), ""));
+        match cmd {
+            "move" => {
+                let text = rest.trim().to_string();
+                if let Ok(mv) = Move::parse(&text, rules.size()) {
+                    if game.position().is_legal(rules, mv) {
+                        let after = game.position().make(rules, mv);
+                        let _ = p.send(&format!("move {}", after.setup(rules.size()).record()));
+                        if let Some(s) = p.otep.as_mut() {
+                            s.known_plies = Some(moves.len() + 1);
+                        }
+                    }
+                }
+                return Ok(text);
+            }
+            "error" if rest.trim_start().starts_with("-1") => {
+                // A critical error: the engine resigns.
+                return Err(Failure::Malformed(format!("resigned: {rest}")));
+            }
+            // The engine asks for state again.
+            "rules" if rest.trim().is_empty() => {
+                p.send(&format!("rules {}", otn_rules_string(rules)))?
+            }
+            "position" if rest.trim().is_empty() => p.send(&format!("position {record}"))?,
+            "side" if rest.trim().is_empty() => p.send(&format!("side {}", side_word(game)))?,
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! `konakis match` against scripted fake engines and against itself.
+
+use konakis::runner::record::GameRecord;
+use std::process::Command;
+
+const KONAKIS: &str = env!("CARGO_BIN_EXE_konakis");
+const FAKE: &str = env!("CARGO_BIN_EXE_konakis-fake-engine");
+
+fn run_match(args: &[&str]) -> (String, String, bool) {
+    let out = Command::new(KONAKIS)
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("run match");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}
+
+fn records(path: &std::path::Path) -> Vec<GameRecord> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| GameRecord::parse(l).unwrap())
+        .collect()
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("konakis-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Each misbehaviour ends the game as a loss for the fake with the right
+/// reason, and the match goes on to the end.
+#[test]
+fn misbehaving_engines_lose_and_the_match_completes() {
+    for (mode, reason, extra) in [
+        ("crash", "crash", vec!["--depth", "1"]),
+        ("timeout", "time", vec!["--tc", "0.5+0"]),
+        ("timeout", "stall", vec!["--depth", "1", "--stall", "300"]),
+        ("illegal", "illegal-move", vec!["--depth", "1"]),
+        ("garbage", "illegal-move", vec!["--depth", "1"]),
+        ("no-readyok", "crash", vec!["--depth", "1"]),
+    ] {
+        let rec = tmp(&format!("fake-{mode}-{reason}.txt"));
+        let fake = format!("cmd={FAKE}");
+        let me = format!("cmd={KONAKIS}");
+        let fake_args = [
+            "arg=--mode",
+            &format!("arg={mode}"),
+            "arg=--after",
+            "arg=2",
+            "name=fake",
+        ];
+        let mut args = vec!["--engine", &fake];
+        args.extend(fake_args.iter().copied());
+        args.extend(["--engine", &me, "name=konakis", "--games", "4", "--records"]);
+        let rec_s = rec.to_string_lossy().to_string();
+        args.push(&rec_s);
+        args.extend(extra.iter().copied());
+        let owned: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let refs: Vec<&str> = owned.iter().map(|s| s.as_str()).collect();
+        let (stdout, stderr, ok) = run_match(&refs);
+        assert!(ok, "{mode}: {stdout}\n{stderr}");
+        let recs = records(&rec);
+        assert_eq!(recs.len(), 4, "{mode}: the match completes");
+        for r in &recs {
+            let fake_side = if r.attackers == "fake" {
+                "attackers"
+            } else {
+                "defenders"
+            };
+            let fake_lost = r.winner.map(|s| s.name() != fake_side).unwrap_or(false);
+            if r.reason.name() == reason {
+                assert!(fake_lost, "{mode}: {}", r.line());
+            } else {
+                // A game may also end by the rules before the fake misbehaves.
+                assert!(
+                    !r.reason.name().contains("crash") || mode == "crash" || mode == "no-readyok",
+                    "{mode}: {}",
+                    r.line()
+                );
+            }
+            r.replay().unwrap_or_else(|e| panic!("{mode}: {e}"));
+        }
+        assert!(
+            recs.iter().any(|r| r.reason.name() == reason),
+            "{mode}: no game ended by {reason}: {stdout}"
+        );
+        assert!(
+            stdout.contains(&format!("{reason} ")),
+            "{mode}: report lists the reason: {stdout}"
+        );
+    }
+}
+
+#[test]
+fn a_real_match_replays_identically() {
+    let rec = tmp("real.txt");
+    let me = format!("cmd={KONAKIS}");
+    let (stdout, stderr, ok) = run_match(&[
+        "--engine",
+        &me,
+        "name=a",
+        "option.Hash=8",
+        "--engine",
+        &me,
+        "name=b",
+        "option.Hash=8",
+        "--variant",
+        "brandubh",
+        "--depth",
+        "2",
+        "--games",
+        "6",
+        "--repeat",
+        "--concurrency",
+        "2",
+        "--openings",
+        "random:2",
+        "--records",
+        rec.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stdout}\n{stderr}");
+    assert!(stdout.contains("pairs (pentanomial"), "{stdout}");
+    assert!(stdout.contains("sides: attackers"), "{stdout}");
+    let recs = records(&rec);
+    assert_eq!(recs.len(), 6);
+    for r in &recs {
+        let game = r.replay().unwrap();
+        assert!(game.outcome().is_some(), "{}", r.line());
+        assert_eq!(
+            GameRecord::parse(&r.line()).unwrap(),
+            *r,
+            "records round-trip"
+        );
+    }
+    let out = Command::new(KONAKIS)
+        .arg("replay")
+        .arg(&rec)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn sprt_stops_a_decided_match() {
+    let me = format!("cmd={KONAKIS}");
+    let fake = format!("cmd={FAKE}");
+    let (stdout, stderr, ok) = run_match(&[
+        "--engine",
+        &me,
+        "name=strong",
+        "--engine",
+        &fake,
+        "name=weak",
+        "arg=--mode",
+        "arg=crash",
+        "arg=--after",
+        "arg=0",
+        "--depth",
+        "1",
+        "--games",
+        "200",
+        "--repeat",
+        "--sprt",
+        "elo0=0",
+        "elo1=50",
+        "alpha=0.05",
+        "beta=0.05",
+    ]);
+    assert!(ok, "{stdout}\n{stderr}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    let games: u32 = stdout
+        .split(", ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(games < 200, "{stdout}");
+}
+
+#[test]
+fn bad_arguments_are_errors() {
+    for args in [
+        vec!["--engine", "cmd=x"],
+        vec!["--engine", "cmd=x", "--engine", "cmd=y", "--tc", "abc"],
+        vec![
+            "--engine",
+            "cmd=x",
+            "--engine",
+            "cmd=y",
+            "--depth",
+            "1",
+            "--movetime",
+            "5",
+        ],
+        vec!["--engine", "nocmd", "--engine", "cmd=y", "--depth", "1"],
+        vec![
+            "--engine",
+            "cmd=x",
+            "--engine",
+            "cmd=y",
+            "--depth",
+            "1",
+            "--variant",
+            "chess",
+        ],
+    ] {
+        let (_, stderr, ok) = run_match(&args);
+        assert!(!ok && stderr.contains("error"), "{args:?}: {stderr}");
+    }
+}

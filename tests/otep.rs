@@ -1,0 +1,218 @@
+//! `konakis otep` under a scripted OpenTafl host that behaves as OpenTafl
+//! does: rules before hello, clocks before and after `play` (with the
+//! trailing space OpenTafl sends), an `error 2` and its re-send, analysis,
+//! finish and goodbye. Also `konakis match` driving an OTEP engine.
+
+mod common;
+#[path = "common/engine.rs"]
+mod engine;
+
+use engine::EngineProcess;
+use konakis::rules::otn::{otn_rules_string, parse_otn_rules};
+use konakis::rules::{Game, Move, Preset, Rules, Side};
+use std::path::PathBuf;
+use std::time::Duration;
+
+const T: Duration = Duration::from_secs(20);
+
+fn record(game: &Game) -> String {
+    game.position().setup(game.rules().size()).record()
+}
+
+/// Plays `plies` plies with the engine on `engine_side`; the host plays the
+/// other side's first legal move. Returns the game.
+fn host_game(rules: Rules, engine_side: Side, plies: usize, reject_first: bool) -> Game {
+    let mut e = EngineProcess::start(&["otep", "--movetime", "30"]);
+    // OpenTafl sends the rules at once, before the engine has said hello.
+    e.send(&format!("rules {}", otn_rules_string(&rules)));
+    e.expect("hello", Duration::from_secs(5));
+    let mut game = Game::new(rules);
+    let mut last_host_move: Option<String> = None;
+    let mut rejected_once = !reject_first;
+    for ply in 0..plies {
+        if game.outcome().is_some() {
+            break;
+        }
+        let side = game.side_to_move();
+        if side != engine_side {
+            let mv = game.legal_moves()[ply % game.legal_moves().len().max(1)];
+            game.play(mv).unwrap();
+            last_host_move = Some(mv.to_string());
+            continue;
+        }
+        let ask = |e: &mut EngineProcess, game: &Game, last: &Option<String>, clock_first: bool| {
+            if let Some(m) = last {
+                e.send(&format!("opponent-move {m} {}", record(game)));
+            }
+            let play = format!("play {}", game.side_to_move().name());
+            if clock_first {
+                e.send("clock 3000 3000 0 0 0 ");
+                e.send(&play);
+            } else {
+                e.send(&play);
+                e.send("clock 300* 300* 1 2 2 ");
+            }
+            e.expect_line("move ", T)
+        };
+        let line = ask(&mut e, &game, &last_host_move, ply % 4 < 2);
+        let text = line.strip_prefix("move ").unwrap().trim().to_string();
+        let mv =
+            Move::parse(&text, game.rules().size()).unwrap_or_else(|err| panic!("{line}: {err}"));
+        assert!(game.position().is_legal(game.rules(), mv), "illegal {text}");
+        if !rejected_once {
+            // Pretend the move was illegal: error 2, then the host re-sends
+            // the opponent's move and play.
+            rejected_once = true;
+            e.send("error 2");
+            let line = ask(&mut e, &game, &last_host_move, true);
+            let again = line.strip_prefix("move ").unwrap().trim().to_string();
+            assert_ne!(again, text, "a rejected move is not offered again");
+            let mv = Move::parse(&again, game.rules().size()).unwrap();
+            assert!(game.position().is_legal(game.rules(), mv));
+            game.play(mv).unwrap();
+        } else {
+            game.play(mv).unwrap();
+        }
+        e.send(&format!("move {}", record(&game)));
+    }
+    let code = match game.outcome().and_then(|o| o.winner) {
+        None if game.outcome().is_some() => 1,
+        Some(Side::Attackers) => 2,
+        Some(Side::Defenders) => 3,
+        None => 0,
+    };
+    e.send(&format!("finish {code}"));
+    e.send("goodbye");
+    assert_eq!(e.finish(T), Some(0));
+    game
+}
+
+#[test]
+fn plays_whole_games_for_either_side() {
+    for (preset, side) in [
+        (Preset::Tablut, Side::Defenders),
+        (Preset::Copenhagen, Side::Attackers),
+        (Preset::Brandubh, Side::Defenders),
+    ] {
+        let game = host_game(Rules::preset(preset), side, 160, true);
+        assert!(game.moves().len() >= 4, "{preset}");
+    }
+}
+
+#[test]
+fn every_supported_opentafl_variant_plays() {
+    let dir = match std::env::var_os("KONAKIS_OPENTAFL") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/opentafl"),
+    };
+    let text = std::fs::read_to_string(dir.join("variants.otr")).unwrap();
+    let mut played = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let Ok(rules) = parse_otn_rules(line) else {
+            // Unsupported: the engine resigns with a critical error.
+            let mut e = EngineProcess::start(&["otep"]);
+            e.send(&format!("rules {line}"));
+            e.expect("hello", Duration::from_secs(5));
+            let err = e.expect_line("error -1", T);
+            assert!(err.len() > 12, "{err}");
+            e.send("goodbye");
+            assert_eq!(e.finish(T), Some(0));
+            continue;
+        };
+        // Send OpenTafl's own string, not ours.
+        let mut e = EngineProcess::start(&["otep", "--movetime", "20"]);
+        e.send(&format!("rules {line}"));
+        e.expect("hello", Duration::from_secs(5));
+        let mut game = Game::new(rules);
+        for _ in 0..6 {
+            if game.outcome().is_some() {
+                break;
+            }
+            let side = game.side_to_move().name();
+            e.send(&format!("play {side}"));
+            let l = e.expect_line("move ", T);
+            game.play_str(l.strip_prefix("move ").unwrap().trim())
+                .unwrap_or_else(|err| panic!("{line}: {err}"));
+            e.send(&format!("move {}", record(&game)));
+            if game.outcome().is_some() {
+                break;
+            }
+            let mv = game.legal_moves()[0];
+            game.play(mv).unwrap();
+            e.send(&format!("opponent-move {mv} {}", record(&game)));
+        }
+        e.send("finish 0");
+        e.send("goodbye");
+        assert_eq!(e.finish(T), Some(0));
+        played += 1;
+    }
+    assert!(played >= 7);
+}
+
+#[test]
+fn analyze_answers_with_the_best_moves() {
+    let mut e = EngineProcess::start(&["otep"]);
+    let rules = Rules::preset(Preset::Tablut);
+    e.send(&format!("rules {}", otn_rules_string(&rules)));
+    e.expect("hello", Duration::from_secs(5));
+    e.send("position /9/9/9/9/2K6/9/9/9/5t3/");
+    e.send("side defenders");
+    e.send("clock 1000 1000 0 0 0 ");
+    e.send("analyze 3 1");
+    let line = e.expect_line("analysis", T);
+    let parts: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(parts[1], "3", "{line}");
+    assert_eq!(parts.len(), 2 + 2 * 3, "{line}");
+    // The king escapes: the best line is a win.
+    assert_eq!(parts[3], "10000", "{line}");
+    e.send("goodbye");
+    assert_eq!(e.finish(T), Some(0));
+}
+
+#[test]
+fn match_drives_an_otep_engine() {
+    let konakis = env!("CARGO_BIN_EXE_konakis");
+    let dir = std::env::temp_dir().join(format!("konakis-otep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("otep.txt");
+    let out = std::process::Command::new(konakis)
+        .args([
+            "match",
+            "--engine",
+            &format!("cmd={konakis}"),
+            "name=tei",
+            "--engine",
+            &format!("cmd={konakis}"),
+            "name=otep",
+            "proto=otep",
+            "arg=otep",
+            "arg=--movetime",
+            "arg=20",
+            "--variant",
+            "brandubh",
+            "--tc",
+            "5+0.05",
+            "--games",
+            "2",
+            "--repeat",
+            "--records",
+            rec.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&rec).unwrap();
+    for line in text.lines() {
+        let r = konakis::runner::record::GameRecord::parse(line).unwrap();
+        assert!(
+            matches!(r.reason, konakis::runner::record::EndReason::Rule(_)),
+            "{line}"
+        );
+        r.replay().unwrap();
+    }
+}
