@@ -82,6 +82,9 @@ pub struct MatchArgs {
 pub struct ReplayArgs {
     /// A records file written by `konakis match --records`.
     pub file: String,
+    /// Print each game in OpenTafl's game-record format instead.
+    #[arg(long)]
+    pub opentafl: bool,
 }
 
 #[derive(Args, Debug)]
@@ -242,6 +245,16 @@ pub fn run_replay(args: &ReplayArgs) -> Result<(), String> {
     {
         n += 1;
         let rec = GameRecord::parse(line).map_err(|e| format!("{}:{}: {e}", args.file, i + 1))?;
+        if args.opentafl {
+            match rec.to_opentafl() {
+                Ok(text) => println!("{text}"),
+                Err(e) => {
+                    bad += 1;
+                    eprintln!("game {}: MISMATCH: {e}", rec.number);
+                }
+            }
+            continue;
+        }
         match rec.replay() {
             Ok(game) => println!(
                 "game {}: ok, {} plies, {}",
@@ -262,7 +275,9 @@ pub fn run_replay(args: &ReplayArgs) -> Result<(), String> {
             "{bad} of {n} records do not replay to their result"
         ));
     }
-    println!("{n} records replayed");
+    if !args.opentafl {
+        println!("{n} records replayed");
+    }
     Ok(())
 }
 
@@ -315,6 +330,9 @@ pub struct PerftArgs {
 pub struct BenchArgs {
     /// Search depth for every bench position.
     pub depth: Option<u32>,
+    /// Search threads (the signature is defined with 1).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
 }
 
 pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
@@ -325,7 +343,10 @@ pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
     if !(1..=64).contains(&depth) {
         return Err(format!("bench depth must be 1 to 64, not {depth}"));
     }
-    let (nodes, time) = crate::search::bench::run(depth, |line| {
+    if !(1..=256).contains(&args.threads) {
+        return Err(format!("--threads must be 1 to 256, not {}", args.threads));
+    }
+    let (nodes, time) = crate::search::bench::run_with(depth, args.threads, |line| {
         println!(
             "position {:>2} {:<15} best {:<8} nodes {:>10} time {:>6} ms",
             line.index,

@@ -243,6 +243,24 @@ fn every_rule_option_set_and_read_back() {
     assert!(lines
         .iter()
         .any(|l| l.starts_with("option name Variant") && l.contains("default copenhagen")));
+    // OpenTafl rules strings are accepted as an option.
+    e.send("setoption name OpenTaflRules value dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/");
+    e.send("tei");
+    let lines = e.expect("teiok", T);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name KingCapture") && l.contains("default weak")),
+        "{lines:?}"
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Encirclement") && l.contains("default false")));
+    e.send("setoption name OpenTaflRules value dim:9 ber:c start:/9/");
+    assert!(e
+        .expect_line("info string error", T)
+        .contains("OpenTafl rules"));
+    e.send("setoption name Variant value copenhagen");
     // Multi-PV lines come out.
     e.send("setoption name MultiPV value 3");
     e.send("position startpos");

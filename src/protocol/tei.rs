@@ -8,6 +8,7 @@ use crate::rules::options::{
     Corners, Escape, Hostility, KingArmed, KingCapture, Repetition, Shieldwall, ThronePassage,
     RULE_OPTION_NAMES,
 };
+use crate::rules::otn::{otn_rules_string, parse_otn_rules};
 use crate::rules::perft::divide;
 use crate::rules::{Game, Move, Preset, Rules, Side};
 use crate::search::eval::breakdown;
@@ -380,6 +381,10 @@ impl Session {
             check("Aspiration", f.aspiration),
             check("Quiescence", f.quiescence),
             combo("Variant", r.preset.name(), Preset::NAMES),
+            format!(
+                "option name OpenTaflRules type string default {}",
+                otn_rules_string(r)
+            ),
         ];
         for name in RULE_OPTION_NAMES {
             let current = r.get(name).unwrap_or_default();
@@ -428,6 +433,11 @@ impl Session {
             "lmr" => self.engine.options.features.lmr = parse_check(name, value)?,
             "aspiration" => self.engine.options.features.aspiration = parse_check(name, value)?,
             "quiescence" => self.engine.options.features.quiescence = parse_check(name, value)?,
+            "opentaflrules" => {
+                // OpenTafl's rules strings are ordinary option values here.
+                self.rules = parse_otn_rules(value)?;
+                self.game = Game::new(self.rules.clone());
+            }
             "variant" => {
                 let preset: Preset = value.parse().map_err(|e| format!("option Variant: {e}"))?;
                 self.rules = Rules::preset(preset);

@@ -96,7 +96,7 @@ pub fn parse_otn_rules(text: &str) -> Result<Rules, String> {
     if record.contains('k') {
         return Err("OpenTafl rules: an attacking king ('k') is not supported".into());
     }
-    let setup = parse_record(&record)?;
+    let setup = parse_record(&record).map_err(|e| format!("OpenTafl rules: start: {e}"))?;
     if setup.size != dim {
         return Err(format!(
             "OpenTafl rules: 'dim:{dim}' but the start position is {0}x{0}",
@@ -106,7 +106,8 @@ pub fn parse_otn_rules(text: &str) -> Result<Rules, String> {
 
     // OpenTafl's defaults (see its notation specification).
     let mut r = Rules::preset(Preset::Copenhagen);
-    r.set("Start", &record)?;
+    r.set("Start", &record)
+        .map_err(|e| format!("OpenTafl rules: {e}"))?;
     r.escape = Escape::Corner;
     r.encirclement = true;
     r.first = Side::Attackers;

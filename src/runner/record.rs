@@ -163,6 +163,50 @@ impl GameRecord {
         Ok(rec)
     }
 
+    /// The game in OpenTafl's game-record style: tags, the rules string,
+    /// then numbered turns with captures (`1. d1-d2 e3-f3xf2`).
+    pub fn to_opentafl(&self) -> Result<String, String> {
+        let game = self.replay()?;
+        let rules = game.rules();
+        let result = match self.winner {
+            Some(Side::Attackers) => "1",
+            Some(Side::Defenders) => "-1",
+            None => "0",
+        };
+        let mut out = format!(
+            "[variant:{}] [round:{}] [attackers:{}] [defenders:{}] [result:{}] [termination:{}]\n{}\n",
+            self.variant, self.number, self.attackers, self.defenders, result, self.reason,
+            crate::rules::otn::otn_rules_string(rules)
+        );
+        let start = game.setup_position();
+        if start.setup(rules.size()) != rules.setup {
+            out.push_str(&start.setup(rules.size()).record());
+            out.push('\n');
+        }
+        let positions = game.positions();
+        let mut turn = Vec::new();
+        let mut number = 1;
+        if start.side_to_move() == Side::Defenders {
+            turn.push("...".to_string());
+        }
+        for (i, mv) in game.moves().iter().enumerate() {
+            turn.push(crate::rules::otn::otn_move(
+                &positions[i],
+                &positions[i + 1],
+                *mv,
+            ));
+            if turn.len() == 2 {
+                out.push_str(&format!("{number}. {}\n", turn.join(" ")));
+                turn.clear();
+                number += 1;
+            }
+        }
+        if !turn.is_empty() {
+            out.push_str(&format!("{number}. {}\n", turn.join(" ")));
+        }
+        Ok(out)
+    }
+
     /// Replays the moves under the recorded rules and checks the result: a
     /// rule result must come out the same; an adjudicated game must still be
     /// in play after its moves.

@@ -141,11 +141,22 @@ pub struct BenchLine {
     pub best: String,
 }
 
-/// Searches every bench position; returns the per-position lines.
-pub fn run(depth: i32, mut each: impl FnMut(&BenchLine)) -> Result<(u64, Duration), String> {
+/// Searches every bench position on one thread with a 16 MiB table (the
+/// signature run); returns the total nodes and time.
+pub fn run(depth: i32, each: impl FnMut(&BenchLine)) -> Result<(u64, Duration), String> {
+    run_with(depth, 1, each)
+}
+
+/// The same positions with `threads` search threads (for Lazy SMP
+/// time-to-depth measurements; node counts then vary from run to run).
+pub fn run_with(
+    depth: i32,
+    threads: usize,
+    mut each: impl FnMut(&BenchLine),
+) -> Result<(u64, Duration), String> {
     let mut engine = Engine::new();
     engine.set_hash(16)?;
-    engine.set_threads(1)?;
+    engine.set_threads(threads)?;
     let mut total = 0;
     let mut time = Duration::ZERO;
     for (i, &(preset, record, side)) in POSITIONS.iter().enumerate() {
