@@ -5,6 +5,18 @@ use crate::rules::{parse_record, Position, Preset, Rules, Side};
 use clap::{Args, Parser, Subcommand};
 use std::time::Instant;
 
+/// `println!` that ends the process quietly when stdout is closed (for
+/// example `konakis perft 6 | head -1`) instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        if writeln!(out, $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "konakis",
@@ -229,7 +241,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
     };
     cfg.rules()?;
     let outcome = runner::run_match(&cfg)?;
-    print!("{}", runner::report(&cfg, &outcome));
+    say!("{}", runner::report(&cfg, &outcome).trim_end());
     Ok(())
 }
 
@@ -247,7 +259,7 @@ pub fn run_replay(args: &ReplayArgs) -> Result<(), String> {
         let rec = GameRecord::parse(line).map_err(|e| format!("{}:{}: {e}", args.file, i + 1))?;
         if args.opentafl {
             match rec.to_opentafl() {
-                Ok(text) => println!("{text}"),
+                Ok(text) => say!("{text}"),
                 Err(e) => {
                     bad += 1;
                     eprintln!("game {}: MISMATCH: {e}", rec.number);
@@ -256,7 +268,7 @@ pub fn run_replay(args: &ReplayArgs) -> Result<(), String> {
             continue;
         }
         match rec.replay() {
-            Ok(game) => println!(
+            Ok(game) => say!(
                 "game {}: ok, {} plies, {}",
                 rec.number,
                 game.moves().len(),
@@ -266,7 +278,7 @@ pub fn run_replay(args: &ReplayArgs) -> Result<(), String> {
             ),
             Err(e) => {
                 bad += 1;
-                println!("game {}: MISMATCH: {e}", rec.number);
+                say!("game {}: MISMATCH: {e}", rec.number);
             }
         }
     }
@@ -276,7 +288,7 @@ pub fn run_replay(args: &ReplayArgs) -> Result<(), String> {
         ));
     }
     if !args.opentafl {
-        println!("{n} records replayed");
+        say!("{n} records replayed");
     }
     Ok(())
 }
@@ -347,7 +359,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
         return Err(format!("--threads must be 1 to 256, not {}", args.threads));
     }
     let (nodes, time) = crate::search::bench::run_with(depth, args.threads, |line| {
-        println!(
+        say!(
             "position {:>2} {:<15} best {:<8} nodes {:>10} time {:>6} ms",
             line.index,
             line.preset.name(),
@@ -357,7 +369,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
         );
     })?;
     let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
-    println!("{nodes} nodes {nps} nps");
+    say!("{nodes} nodes {nps} nps");
     Ok(())
 }
 
@@ -375,7 +387,7 @@ pub fn run_perft(args: &PerftArgs) -> Result<(), String> {
     let nodes = if args.divide {
         let mut total = 0;
         for (mv, n) in divide(&pos, &rules, args.depth) {
-            println!("{mv} {n}");
+            say!("{mv} {n}");
             total += n;
         }
         total
@@ -383,11 +395,11 @@ pub fn run_perft(args: &PerftArgs) -> Result<(), String> {
         perft(&pos, &rules, args.depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!(
+    say!(
         "time {:.3} s, {:.0} leaves/s",
         secs,
         nodes as f64 / secs.max(1e-9)
     );
-    println!("nodes {nodes}");
+    say!("nodes {nodes}");
     Ok(())
 }

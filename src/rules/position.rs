@@ -104,6 +104,9 @@ pub struct Position {
     /// Occupancy of each line: ranks 0..11 (bit = file), then files
     /// 11..22 (bit = rank), so a slide is one table lookup per line.
     lines: [u16; 2 * MAX_SIZE],
+    /// Soldiers of each side per rank (bit = file), for counting moves
+    /// rank by rank without walking a u128.
+    soldier_ranks: [[u16; MAX_SIZE]; 2],
     hash: u64,
     side: Side,
     /// Plies since the last capture (or since the setup).
@@ -115,6 +118,14 @@ pub struct Position {
     /// Set when the move that led here ended the game by escape, king
     /// capture, encirclement or exit fort.
     outcome: Option<Outcome>,
+}
+
+fn rank_bits(bb: Bitboard) -> [u16; MAX_SIZE] {
+    let mut ranks = [0u16; MAX_SIZE];
+    for sq in bb.squares() {
+        ranks[sq.rank()] |= 1 << sq.file();
+    }
+    ranks
 }
 
 fn line_occupancy(bb: Bitboard) -> [u16; 2 * MAX_SIZE] {
@@ -156,6 +167,7 @@ impl Position {
             defenders: setup.defenders,
             king: setup.king,
             lines: line_occupancy(setup.attackers | setup.defenders | setup.king),
+            soldier_ranks: [rank_bits(setup.attackers), rank_bits(setup.defenders)],
             hash: 0,
             side,
             plies_since_capture,
@@ -182,6 +194,7 @@ impl Position {
             defenders: Bitboard::EMPTY,
             king: Bitboard::EMPTY,
             lines: [0; 2 * MAX_SIZE],
+            soldier_ranks: [[0; MAX_SIZE]; 2],
             hash: 0,
             side,
             plies_since_capture: 0,
@@ -297,24 +310,6 @@ impl Position {
         }
     }
 
-    /// How many destinations a soldier on `sq` has.
-    #[inline(always)]
-    fn soldier_move_count(&self, sq: Square, m: &Masks) -> u32 {
-        let r = sq.rank();
-        let f = sq.file();
-        let fl = MAX_SIZE + f;
-        // The masks only tell the compiler the indices are in range.
-        let rank_occ = (self.lines[r] | m.soldier_blocks[r]) as usize & 0x7ff;
-        let file_occ = (self.lines[fl] | m.soldier_blocks[fl]) as usize & 0x7ff;
-        let mut n = SLIDE_COUNTS[f][rank_occ] as u32 + SLIDE_COUNTS[r][file_occ] as u32;
-        // A soldier may cross a passable throne but not stop on it.
-        if (m.soldier_pass_only[r] | m.soldier_pass_only[fl]) != 0 {
-            n -= ((SLIDES[f][rank_occ] & m.soldier_pass_only[r]) != 0) as u32;
-            n -= ((SLIDES[r][file_occ] & m.soldier_pass_only[fl]) != 0) as u32;
-        }
-        n
-    }
-
     /// Appends every legal move of the side to move (none once the game has
     /// been decided by the move that led here).
     pub fn generate_moves(&self, rules: &Rules, out: &mut MoveList) {
@@ -371,12 +366,28 @@ impl Position {
         }
         let m = rules.masks();
         let mut n = 0;
-        let soldiers = match self.side {
-            Side::Attackers => self.attackers,
-            Side::Defenders => self.defenders,
-        };
-        for from in soldiers.squares() {
-            n += self.soldier_move_count(from, m);
+        let own = &self.soldier_ranks[self.side.index()];
+        for (r, &rank_soldiers) in own.iter().enumerate().take(rules.size()) {
+            let mut bits = rank_soldiers;
+            if bits == 0 {
+                continue;
+            }
+            // The masks only tell the compiler the indices are in range.
+            let rank_occ = (self.lines[r] | m.soldier_blocks[r]) as usize & 0x7ff;
+            let rank_pass = m.soldier_pass_only[r];
+            while bits != 0 {
+                let f = bits.trailing_zeros() as usize % MAX_SIZE;
+                bits &= bits - 1;
+                let fl = MAX_SIZE + f;
+                let file_occ = (self.lines[fl] | m.soldier_blocks[fl]) as usize & 0x7ff;
+                n += SLIDE_COUNTS[f][rank_occ] as u32 + SLIDE_COUNTS[r][file_occ] as u32;
+                // A soldier may cross a passable throne but not stop on it.
+                let file_pass = m.soldier_pass_only[fl];
+                if (rank_pass | file_pass) != 0 {
+                    n -= ((SLIDES[f][rank_occ] & rank_pass) != 0) as u32;
+                    n -= ((SLIDES[r][file_occ] & file_pass) != 0) as u32;
+                }
+            }
         }
         if self.side == Side::Defenders {
             for from in self.king.squares() {
@@ -540,8 +551,14 @@ impl Position {
     fn toggle(&mut self, kind: Piece, sq: Square) {
         let bit = sq.bb();
         match kind {
-            Piece::Attacker => self.attackers ^= bit,
-            Piece::Defender => self.defenders ^= bit,
+            Piece::Attacker => {
+                self.attackers ^= bit;
+                self.soldier_ranks[0][sq.rank()] ^= 1 << sq.file();
+            }
+            Piece::Defender => {
+                self.defenders ^= bit;
+                self.soldier_ranks[1][sq.rank()] ^= 1 << sq.file();
+            }
             Piece::King => self.king ^= bit,
         }
         self.lines[sq.rank()] ^= 1 << sq.file();

@@ -580,14 +580,17 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
                 b.set_position(tally.games as u64);
                 b.set_message(msg);
             }
-            None => eprintln!(
-                "game {}/{}: {} {} ({} plies) | {msg}",
-                tally.games,
-                games,
-                f.record.winner.map(|s| s.name()).unwrap_or("draw"),
-                f.record.reason,
-                f.record.moves.len()
-            ),
+            None => {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "game {}/{}: {} {} ({} plies) | {msg}",
+                    tally.games,
+                    games,
+                    f.record.winner.map(|s| s.name()).unwrap_or("draw"),
+                    f.record.reason,
+                    f.record.moves.len()
+                );
+            }
         }
         records.push(f.record);
     }
