@@ -11,6 +11,12 @@ fn play(r: &Rules, p: &Position, text: &str) -> Position {
     p.make(r, m)
 }
 
+/// Whether the piece on `square` is gone after `mv` from the position.
+fn taken(r: &Rules, pieces: &[(&str, char)], side: Side, mv_text: &str, square: &str) -> bool {
+    let p = build(r, pieces, side);
+    !at(r, &play(r, &p, mv_text), square)
+}
+
 fn at(r: &Rules, p: &Position, name: &str) -> bool {
     p.piece_at(Square::parse(name, r.size()).unwrap()).is_some()
 }
@@ -121,15 +127,13 @@ fn empty_throne_hostility() {
         ("none", false, false),
     ] {
         let r = rules(Preset::Tablut, &[("EmptyThroneHostile", value)]);
-        let p = build(&r, &def_victim, Side::Attackers);
         assert_eq!(
-            !at(&r, &play(&r, &p, "a3-e3"), "e4"),
+            taken(&r, &def_victim, Side::Attackers, "a3-e3", "e4"),
             def_taken,
             "{value}: defender"
         );
-        let p = build(&r, &att_victim, Side::Defenders);
         assert_eq!(
-            !at(&r, &play(&r, &p, "c1-c5"), "d5"),
+            taken(&r, &att_victim, Side::Defenders, "c1-c5", "d5"),
             att_taken,
             "{value}: attacker"
         );
@@ -802,15 +806,13 @@ fn king_as_anvil_only_or_hammer_only() {
     let anvil = [("e3", 'K'), ("d3", 't'), ("c7", 'T'), ("a9", 't')];
     for (value, as_hammer, as_anvil) in [("anvil", false, true), ("hammer", true, false)] {
         let r = rules(Preset::Tablut, &[("KingArmed", value)]);
-        let p = build(&r, &hammer, Side::Defenders);
         assert_eq!(
-            !at(&r, &play(&r, &p, "e7-e3"), "d3"),
+            taken(&r, &hammer, Side::Defenders, "e7-e3", "d3"),
             as_hammer,
             "{value} hammer"
         );
-        let p = build(&r, &anvil, Side::Defenders);
         assert_eq!(
-            !at(&r, &play(&r, &p, "c7-c3"), "d3"),
+            taken(&r, &anvil, Side::Defenders, "c7-c3", "d3"),
             as_anvil,
             "{value} anvil"
         );

@@ -299,6 +299,18 @@ impl<'a> Searcher<'a> {
         scores
     }
 
+    /// Common start of every node: resets the PV, tracks the selective
+    /// depth, and scores a position the last move already won.
+    #[inline]
+    fn enter_node(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        self.pv_len[ply] = ply;
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        // The move that led here won for the side that made it.
+        pos.outcome().map(|_| -(WIN - ply as i32))
+    }
+
     /// Principal-variation search.
     #[allow(clippy::too_many_arguments)]
     fn search(
@@ -311,13 +323,8 @@ impl<'a> Searcher<'a> {
         pv_node: bool,
         allow_null: bool,
     ) -> i32 {
-        self.pv_len[ply] = ply;
-        if ply > self.seldepth {
-            self.seldepth = ply;
-        }
-        if pos.outcome().is_some() {
-            // The move that led here won for the side that made it.
-            return -(WIN - ply as i32);
+        if let Some(lost) = self.enter_node(pos, ply) {
+            return lost;
         }
         let root = ply == 0;
         if !root {
@@ -535,12 +542,8 @@ impl<'a> Searcher<'a> {
         ply: usize,
         qdepth: i32,
     ) -> i32 {
-        self.pv_len[ply] = ply;
-        if ply > self.seldepth {
-            self.seldepth = ply;
-        }
-        if pos.outcome().is_some() {
-            return -(WIN - ply as i32);
+        if let Some(lost) = self.enter_node(pos, ply) {
+            return lost;
         }
         if let Some(s) = self.rule_score(pos, ply) {
             return s;
