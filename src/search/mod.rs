@@ -179,7 +179,15 @@ impl Engine {
             return Err(format!("Hash must be 1 to 65536 MiB, not {mib}"));
         }
         self.wait();
-        self.tt = Arc::new(TranspositionTable::new(mib));
+        // Free the old table first, so that resizing needs no room for both.
+        self.tt = Arc::new(TranspositionTable::new(1));
+        match TranspositionTable::try_new(mib) {
+            Ok(t) => self.tt = Arc::new(t),
+            Err(e) => {
+                self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
+                return Err(e);
+            }
+        }
         self.options.hash_mib = mib;
         Ok(())
     }

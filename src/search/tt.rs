@@ -83,14 +83,26 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of at most `mib` MiB (at least one bucket).
     pub fn new(mib: usize) -> TranspositionTable {
+        // The smallest table can always be had.
+        Self::try_new(mib).unwrap_or_else(|_| Self::with_buckets(Vec::new(), 1))
+    }
+
+    /// A table of at most `mib` MiB, or an error when the memory cannot be had.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
         let bytes = mib.max(1).saturating_mul(1 << 20);
         let mut buckets = 1usize;
         while buckets * 2 * SLOTS_PER_BUCKET * SLOT_BYTES <= bytes {
             buckets *= 2;
         }
-        let slots = (0..buckets * SLOTS_PER_BUCKET)
-            .map(|_| Slot::new())
-            .collect();
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(buckets * SLOTS_PER_BUCKET)
+            .map_err(|_| format!("cannot allocate a {mib} MiB hash table"))?;
+        Ok(Self::with_buckets(slots, buckets))
+    }
+
+    fn with_buckets(mut slots: Vec<Slot>, buckets: usize) -> TranspositionTable {
+        slots.extend((0..buckets * SLOTS_PER_BUCKET).map(|_| Slot::new()));
         TranspositionTable {
             slots,
             mask: buckets - 1,
