@@ -523,46 +523,31 @@ fn encirclement() {
 
 // ---------- exit fort ----------
 
+/// King on f1 with f2 to move in; e3 and (after f5-f3) f3 guard each other.
+const FORT: [(&str, char); 9] = [
+    ("f1", 'K'),
+    ("e1", 'T'),
+    ("g1", 'T'),
+    ("e2", 'T'),
+    ("g2", 'T'),
+    ("e3", 'T'),
+    ("f5", 'T'),
+    ("a6", 't'),
+    ("k6", 't'),
+];
+
 #[test]
 fn exit_fort_counts() {
     let r = rules(Preset::Copenhagen, &[]);
     // King on f1 with f2 to move in; e3 and f3 guard each other.
-    let p = build(
-        &r,
-        &[
-            ("f1", 'K'),
-            ("e1", 'T'),
-            ("g1", 'T'),
-            ("e2", 'T'),
-            ("g2", 'T'),
-            ("e3", 'T'),
-            ("f5", 'T'),
-            ("a6", 't'),
-            ("k6", 't'),
-        ],
-        Side::Defenders,
-    );
+    let p = build(&r, &FORT, Side::Defenders);
     let after = play(&r, &p, "f5-f3");
     assert_eq!(
         after.outcome(),
         Some(Outcome::win(Side::Defenders, Reason::ExitFort))
     );
     let off = rules(Preset::Copenhagen, &[("ExitFort", "false")]);
-    let p2 = build(
-        &off,
-        &[
-            ("f1", 'K'),
-            ("e1", 'T'),
-            ("g1", 'T'),
-            ("e2", 'T'),
-            ("g2", 'T'),
-            ("e3", 'T'),
-            ("f5", 'T'),
-            ("a6", 't'),
-            ("k6", 't'),
-        ],
-        Side::Defenders,
-    );
+    let p2 = build(&off, &FORT, Side::Defenders);
     assert_eq!(play(&off, &p2, "f5-f3").outcome(), None);
 }
 

@@ -120,6 +120,23 @@ pub struct Position {
     outcome: Option<Outcome>,
 }
 
+/// The squares named by bits of rank `r` and of file `f`, as a bitboard.
+#[inline]
+fn squares_on_lines(r: usize, rank_bits: u16, f: usize, file_bits: u16) -> Bitboard {
+    let mut bb = Bitboard::EMPTY;
+    let mut bits = rank_bits;
+    while bits != 0 {
+        bb.set(Square::new(r, bits.trailing_zeros() as usize));
+        bits &= bits - 1;
+    }
+    let mut bits = file_bits;
+    while bits != 0 {
+        bb.set(Square::new(bits.trailing_zeros() as usize, f));
+        bits &= bits - 1;
+    }
+    bb
+}
+
 fn rank_bits(bb: Bitboard) -> [u16; MAX_SIZE] {
     let mut ranks = [0u16; MAX_SIZE];
     for sq in bb.squares() {
@@ -414,20 +431,7 @@ impl Position {
             return Bitboard::EMPTY;
         }
         let (rank_reach, file_reach) = self.reach(from, self.king.has(from), rules.masks());
-        let r = from.rank();
-        let f = from.file();
-        let mut bb = Bitboard::EMPTY;
-        let mut bits = rank_reach;
-        while bits != 0 {
-            bb.set(Square::new(r, bits.trailing_zeros() as usize));
-            bits &= bits - 1;
-        }
-        let mut bits = file_reach;
-        while bits != 0 {
-            bb.set(Square::new(bits.trailing_zeros() as usize, f));
-            bits &= bits - 1;
-        }
-        bb
+        squares_on_lines(from.rank(), rank_reach, from.file(), file_reach)
     }
 
     /// The king's open roads: the escape squares he can reach in one move.
@@ -436,8 +440,6 @@ impl Position {
         let Some(k) = self.king.first() else {
             return Bitboard::EMPTY;
         };
-        let m = rules.masks();
-        let _ = m;
         self.escapes_from(rules, k)
     }
 
@@ -457,17 +459,7 @@ impl Position {
         let file_run = SLIDES[r][(self.lines[fl] | m.soldier_blocks[fl]) as usize & 0x7ff] | 1 << r;
         let rank_first = ((rank_run << 1) | (rank_run >> 1)) & !rank_run & self.lines[r];
         let file_first = ((file_run << 1) | (file_run >> 1)) & !file_run & self.lines[fl];
-        let mut found = Bitboard::EMPTY;
-        let mut bits = rank_first;
-        while bits != 0 {
-            found.set(Square::new(r, bits.trailing_zeros() as usize));
-            bits &= bits - 1;
-        }
-        let mut bits = file_first;
-        while bits != 0 {
-            found.set(Square::new(bits.trailing_zeros() as usize, f));
-            bits &= bits - 1;
-        }
+        let found = squares_on_lines(r, rank_first, f, file_first);
         let soldiers = match side {
             Side::Attackers => self.attackers,
             Side::Defenders => self.defenders,
@@ -485,18 +477,7 @@ impl Position {
         let (rank_reach, file_reach) = self.reach(via, true, m);
         let on_rank = rank_reach & m.escape_lines[via.rank()];
         let on_file = file_reach & m.escape_lines[MAX_SIZE + via.file()];
-        let mut out = Bitboard::EMPTY;
-        let mut bits = on_rank;
-        while bits != 0 {
-            out.set(Square::new(via.rank(), bits.trailing_zeros() as usize));
-            bits &= bits - 1;
-        }
-        let mut bits = on_file;
-        while bits != 0 {
-            out.set(Square::new(bits.trailing_zeros() as usize, via.file()));
-            bits &= bits - 1;
-        }
-        out
+        squares_on_lines(via.rank(), on_rank, via.file(), on_file)
     }
 
     /// Empty squares where a piece of `side` arriving would (most likely)
