@@ -679,6 +679,14 @@ fn worker(
                     }
                 }
             }
+            // OTEP has no "new game": such engines start afresh for every game.
+            for slot in engines.iter_mut() {
+                if slot.as_ref().is_some_and(|p| p.spec.proto == Proto::Otep) {
+                    if let Some(p) = slot.take() {
+                        p.quit();
+                    }
+                }
+            }
             record
         };
         if tx.send(Finished { pairing, record }).is_err() {

@@ -216,6 +216,10 @@ impl Player {
     /// Starts a new game: `newgame` and a readiness check.
     pub fn new_game(&mut self) -> Result<(), String> {
         if self.spec.proto == Proto::Otep {
+            // The engine is told the position again at its first move.
+            if let Some(state) = self.otep.as_mut() {
+                state.known_plies = None;
+            }
             return Ok(());
         }
         self.send("newgame").map_err(|_| self.describe("exited"))?;
@@ -246,11 +250,15 @@ impl Player {
 
     /// Asks the engine to quit, then makes sure it is gone.
     pub fn quit(mut self) {
-        let _ = self.send(if self.spec.proto == Proto::Tei {
-            "quit"
-        } else {
-            "finish 0"
-        });
+        match self.spec.proto {
+            Proto::Tei => {
+                let _ = self.send("quit");
+            }
+            Proto::Otep => {
+                let _ = self.send("finish 0");
+                let _ = self.send("goodbye");
+            }
+        }
         drop(self.stdin.take());
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {
