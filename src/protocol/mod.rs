@@ -36,3 +36,29 @@ impl Output {
         let _ = w.flush();
     }
 }
+
+/// Reads stdin on its own thread, so that commands such as `stop` and
+/// `isready` reach the session while a search runs. Each line goes through
+/// `wrap` into the channel; end of input (or a read error) sends `eof`.
+/// Returns false if the thread could not be started.
+pub fn spawn_stdin_reader<T: Send + 'static>(
+    tx: std::sync::mpsc::Sender<T>,
+    wrap: fn(String) -> T,
+    eof: Option<T>,
+) -> bool {
+    std::thread::Builder::new()
+        .name("konakis-stdin".into())
+        .spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::stdin().lock().lines() {
+                let Ok(line) = line else { break };
+                if tx.send(wrap(line)).is_err() {
+                    return;
+                }
+            }
+            if let Some(e) = eof {
+                let _ = tx.send(e);
+            }
+        })
+        .is_ok()
+}

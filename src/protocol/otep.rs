@@ -12,7 +12,6 @@ use super::Output;
 use crate::rules::otn::parse_otn_rules;
 use crate::rules::{parse_record, Game, Move, Rules, Side};
 use crate::search::{Engine, Info, Limits, SearchResult, WIN_BOUND};
-use std::io::BufRead;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
 
@@ -383,24 +382,9 @@ impl OtepSession {
 pub fn run_stdio(settings: OtepSettings) {
     let out = Output::stdout();
     let (tx, rx) = channel::<Event>();
-    let reader_tx = tx.clone();
-    std::thread::Builder::new()
-        .name("konakis-otep-stdin".into())
-        .spawn(move || {
-            let stdin = std::io::stdin();
-            for line in stdin.lock().lines() {
-                match line {
-                    Ok(l) => {
-                        if reader_tx.send(Event::Line(l)).is_err() {
-                            return;
-                        }
-                    }
-                    Err(_) => break,
-                }
-            }
-            let _ = reader_tx.send(Event::Eof);
-        })
-        .ok();
+    if !super::spawn_stdin_reader(tx.clone(), Event::Line, Some(Event::Eof)) {
+        return;
+    }
     run(settings, out, tx, rx);
 }
 

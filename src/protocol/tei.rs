@@ -13,7 +13,6 @@ use crate::rules::perft::divide;
 use crate::rules::{Game, Move, Preset, Rules, Side};
 use crate::search::eval::breakdown;
 use crate::search::{score_text, Engine, Info, Limits, SearchResult};
-use std::io::BufRead;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -463,22 +462,8 @@ pub fn run_stdio() {
     let out = Output::stdout();
     let mut session = Session::new(out);
     let (tx, rx) = mpsc::channel::<String>();
-    std::thread::Builder::new()
-        .name("konakis-stdin".into())
-        .spawn(move || {
-            let stdin = std::io::stdin();
-            for line in stdin.lock().lines() {
-                match line {
-                    Ok(l) => {
-                        if tx.send(l).is_err() {
-                            break;
-                        }
-                    }
-                    Err(_) => break,
-                }
-            }
-        })
-        .ok();
+    // Without a reader the channel closes at once: end of input, so quit.
+    super::spawn_stdin_reader(tx, |line| line, None);
     while let Ok(line) = rx.recv() {
         if !session.handle_line(&line) {
             return;
