@@ -269,6 +269,39 @@ fn go_nodes_is_deterministic_with_one_thread() {
 }
 
 #[test]
+fn infinite_search_waits_for_stop_even_when_done() {
+    use std::sync::mpsc;
+    // A tiny position: every depth is searched in no time.
+    let r = rules(Preset::Brandubh, &[]);
+    let game = Game::from_position(
+        r.clone(),
+        build(&r, &[("d4", 'K'), ("a2", 't')], Side::Attackers),
+    );
+    let mut e = engine();
+    let (tx, rx) = mpsc::channel();
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    e.go(
+        &game,
+        limits,
+        Box::new(|_| {}),
+        Box::new(move |r| {
+            let _ = tx.send(r.best);
+        }),
+    );
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(rx.try_recv().is_err(), "no bestmove before stop");
+    e.stop();
+    assert!(rx
+        .recv_timeout(std::time::Duration::from_secs(2))
+        .unwrap()
+        .is_some());
+    e.wait();
+}
+
+#[test]
 fn many_threads_neither_panic_nor_deadlock() {
     for preset in [Preset::Tablut, Preset::Copenhagen] {
         let game = Game::new(Rules::preset(preset));

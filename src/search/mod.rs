@@ -215,7 +215,9 @@ impl Engine {
     ) {
         self.stop();
         self.wait();
-        let shared = Arc::new(Shared::new(self.tt.clone(), limits.ponder));
+        // Infinite and ponder searches answer only after stop (or ponderhit).
+        let hold = limits.ponder || limits.infinite;
+        let shared = Arc::new(Shared::new(self.tt.clone(), hold));
         self.shared = Some(shared.clone());
         let setup = self.setup_for(game, &limits);
         let pool = self.pool.clone();
