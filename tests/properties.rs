@@ -1,7 +1,9 @@
 //! Properties along random games in every preset: the incremental Zobrist
 //! hash equals the hash from scratch, listing agrees with counting, every
 //! generated move is legal, copy-make leaves the parent untouched, and
-//! position records and moves round-trip through text.
+//! position records and moves round-trip through text; and the two-ply
+//! reply count perft uses equals making every move and counting, under
+//! random rule options.
 
 use konakis::rules::{parse_record, Move, MoveList, Position, Preset, Rules};
 use proptest::prelude::*;
@@ -44,11 +46,71 @@ fn walk(preset: Preset, seed: u64, plies: usize) {
     }
 }
 
+/// Rule options and values the reply count has special cases for.
+const OVERRIDES: &[(&str, &[&str])] = &[
+    ("KingArmed", &["true", "false", "anvil", "hammer"]),
+    ("Shieldwall", &["none", "weak", "strong"]),
+    ("Law10", &["true", "false"]),
+    ("ExitFort", &["true", "false"]),
+    ("Encirclement", &["true", "false"]),
+    ("ThronePassage", &["pass", "wall"]),
+    ("KingReturns", &["true", "false"]),
+    ("Throne", &["true", "false"]),
+    (
+        "EmptyThroneHostile",
+        &["none", "attackers", "defenders", "both"],
+    ),
+    (
+        "OccupiedThroneHostile",
+        &["none", "attackers", "defenders", "both"],
+    ),
+    ("Corners", &["plain", "restricted"]),
+    ("Escape", &["edge", "corner"]),
+    ("KingCapture", &["weak", "linnaeus", "strong"]),
+];
+
+/// Along a random game under randomly changed rules, the two-ply reply count
+/// equals the sum of the reply counts after making each move.
+fn replies_walk(preset: Preset, seed: u64, plies: usize) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rules = Rules::preset(preset);
+    for _ in 0..rng.gen_range(0..6) {
+        let (name, values) = OVERRIDES[rng.gen_range(0..OVERRIDES.len())];
+        let _ = rules.set(name, values[rng.gen_range(0..values.len())]);
+    }
+    let Ok(mut pos) = Position::from_setup(&rules.setup, rules.first, &rules, 0, 0) else {
+        return;
+    };
+    for _ in 0..plies {
+        let mut moves = MoveList::new();
+        pos.generate_moves(&rules, &mut moves);
+        let made: u64 = moves
+            .iter()
+            .map(|&m| pos.make(&rules, m).count_moves(&rules) as u64)
+            .sum();
+        assert_eq!(
+            pos.count_replies(&rules),
+            made,
+            "{rules:?}\n{}",
+            pos.record(&rules)
+        );
+        if moves.is_empty() {
+            break;
+        }
+        pos = pos.make(&rules, moves[rng.gen_range(0..moves.len())]);
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     #[test]
     fn random_games_keep_invariants(seed in any::<u64>(), preset in 0usize..8) {
         walk(Preset::ALL[preset], seed, 200);
+    }
+
+    #[test]
+    fn reply_count_equals_making_each_move(seed in any::<u64>(), preset in 0usize..8) {
+        replies_walk(Preset::ALL[preset], seed, 150);
     }
 
     #[test]

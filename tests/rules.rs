@@ -424,6 +424,34 @@ fn shieldwall_with_corner_bracket_and_king_spared() {
 }
 
 #[test]
+fn shieldwall_around_the_king_frees_him() {
+    // The king inside the row is spared, and the squares of the captured
+    // members open for him (the one case where a shieldwall changes the
+    // victims' move count).
+    let r = rules(Preset::Copenhagen, &[]);
+    let p = build(
+        &r,
+        &[
+            ("c1", 'T'),
+            ("d1", 'K'),
+            ("e1", 'T'),
+            ("b1", 't'),
+            ("c2", 't'),
+            ("d2", 't'),
+            ("e2", 't'),
+            ("f5", 't'),
+            ("h7", 'T'),
+        ],
+        Side::Attackers,
+    );
+    let after = play(&r, &p, "f5-f1");
+    assert_eq!(after.captured, 2);
+    assert!(at(&r, &after, "d1") && !at(&r, &after, "c1") && !at(&r, &after, "e1"));
+    let d1 = Square::parse("d1", 11).unwrap();
+    assert_eq!(after.destinations(&r, d1).count(), 2);
+}
+
+#[test]
 fn shieldwall_broken_by_gap_or_missing_front() {
     let r = rules(Preset::Copenhagen, &[]);
     // A gap at d1.

@@ -8,11 +8,12 @@ use super::options::Rules;
 use super::position::{MoveList, Position};
 use super::types::Move;
 
-/// Leaf count at `depth`, with bulk counting at the last ply.
+/// Leaf count at `depth`, with bulk counting over the last two plies.
 pub fn perft(pos: &Position, rules: &Rules, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_moves(rules) as u64,
+        2 => pos.count_replies(rules),
         _ => {
             let mut moves = MoveList::new();
             pos.generate_moves(rules, &mut moves);

@@ -8,6 +8,8 @@ use super::types::{Bitboard, Move, Piece, Side, Square, FILE_0, FILE_10, MAX_SIZ
 use arrayvec::ArrayVec;
 use std::fmt;
 
+mod replies;
+
 /// Enough for any position: every empty square is reachable from at most
 /// four directions, by one piece each.
 pub const MAX_MOVES: usize = 512;
@@ -755,22 +757,7 @@ impl Position {
     /// Encirclement: no defender and not the king can reach the edge by
     /// orthogonal steps through squares not held by attackers.
     pub fn is_encircled(&self, rules: &Rules) -> bool {
-        let m = rules.masks();
-        let mut reach = self.defenders | self.king;
-        if (reach & m.edge).any() {
-            return false;
-        }
-        let free = m.board & !self.attackers;
-        loop {
-            let next = (reach | reach.neighbours(m.board)) & free;
-            if (next & m.edge).any() {
-                return false;
-            }
-            if next == reach {
-                return true;
-            }
-            reach = next;
-        }
+        encircled(rules.masks(), self.attackers, self.defenders | self.king)
     }
 
     /// Exit fort (Copenhagen): the king is on the edge, can move, and the
@@ -895,6 +882,25 @@ impl fmt::Debug for Position {
             "Position {{ attackers: {:?}, defenders: {:?}, king: {:?}, side: {:?} }}",
             self.attackers, self.defenders, self.king, self.side
         )
+    }
+}
+
+/// Encirclement of the defenders (`defenders`, king included) by `attackers`.
+fn encircled(m: &Masks, attackers: Bitboard, defenders: Bitboard) -> bool {
+    let mut reach = defenders;
+    if (reach & m.edge).any() {
+        return false;
+    }
+    let free = m.board & !attackers;
+    loop {
+        let next = (reach | reach.neighbours(m.board)) & free;
+        if (next & m.edge).any() {
+            return false;
+        }
+        if next == reach {
+            return true;
+        }
+        reach = next;
     }
 }
 

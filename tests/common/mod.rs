@@ -29,7 +29,27 @@ pub fn build(r: &Rules, pieces: &[(&str, char)], side: Side) -> Position {
             _ => panic!("bad piece"),
         }
     }
-    Position::from_setup(&setup, side, r, 0, 0).expect("valid position")
+    let pos = Position::from_setup(&setup, side, r, 0, 0).expect("valid position");
+    assert_reply_count(&pos, r);
+    pos
+}
+
+/// Perft's two-ply reply count equals making every move and counting. Every
+/// hand-made position is checked, as they hold the rare shieldwalls, forts
+/// and encirclements that random games seldom reach.
+pub fn assert_reply_count(pos: &Position, r: &Rules) {
+    let mut moves = MoveList::new();
+    pos.generate_moves(r, &mut moves);
+    let made: u64 = moves
+        .iter()
+        .map(|&m| pos.make(r, m).count_moves(r) as u64)
+        .sum();
+    assert_eq!(
+        pos.count_replies(r),
+        made,
+        "reply count of {}",
+        pos.record(r)
+    );
 }
 
 pub fn mv(r: &Rules, text: &str) -> Move {
