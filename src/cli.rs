@@ -1,6 +1,6 @@
 //! The command line: `konakis` (protocol engine), `konakis perft`, `konakis bench`.
 
-use crate::rules::perft::{divide, perft};
+use crate::rules::perft::{divide, perft_with, Counting};
 use crate::rules::{parse_record, Position, Preset, Rules, Side};
 use clap::{Args, Parser, Subcommand};
 use std::time::Instant;
@@ -334,6 +334,10 @@ pub struct PerftArgs {
     /// Print the count below each root move.
     #[arg(long)]
     pub divide: bool,
+    /// Make every move down to the last ply (the search's make path) instead
+    /// of counting the last two plies at once.
+    #[arg(long)]
+    pub plain: bool,
     /// Depth in plies.
     pub depth: u32,
 }
@@ -383,16 +387,21 @@ pub fn run_perft(args: &PerftArgs) -> Result<(), String> {
         }
         None => Position::start(&rules),
     };
+    let counting = if args.plain {
+        Counting::LastPly
+    } else {
+        Counting::Replies
+    };
     let start = Instant::now();
     let nodes = if args.divide {
         let mut total = 0;
-        for (mv, n) in divide(&pos, &rules, args.depth) {
+        for (mv, n) in divide(&pos, &rules, args.depth, counting) {
             say!("{mv} {n}");
             total += n;
         }
         total
     } else {
-        perft(&pos, &rules, args.depth)
+        perft_with(&pos, &rules, args.depth, counting)
     };
     let secs = start.elapsed().as_secs_f64();
     say!(

@@ -2,7 +2,7 @@
 //! implementation of the same rules: every perft count and game result must
 //! match. Set `KONAKIS_CASES` to read them from elsewhere.
 
-use konakis::rules::perft::perft;
+use konakis::rules::perft::{perft_with, Counting};
 use konakis::rules::{parse_record, Game, Position, Preset, Rules, Side};
 use std::path::PathBuf;
 
@@ -35,9 +35,9 @@ fn rules_for(preset: &str, options: &[String]) -> Rules {
     rules
 }
 
-/// Runs every perft line of a file whose count is at most `max_nodes`;
-/// returns how many ran.
-fn check_perft_file(name: &str, max_nodes: u64) -> usize {
+/// Runs every perft line of a file, counting the last plies both ways
+/// (two plies at once, and making every move); returns how many lines ran.
+fn check_perft_file(name: &str) -> usize {
     let mut failures = Vec::new();
     let mut ran = 0;
     for f in read_cases(name) {
@@ -45,18 +45,17 @@ fn check_perft_file(name: &str, max_nodes: u64) -> usize {
         let side: Side = f[2].parse().expect("side");
         let depth: u32 = f[3].parse().expect("depth");
         let expected: u64 = f[4].parse().expect("nodes");
-        if expected > max_nodes {
-            continue;
-        }
         let setup = parse_record(&f[1]).expect("record");
         let pos = Position::from_setup(&setup, side, &rules, 0, 0).expect("position");
-        let got = perft(&pos, &rules, depth);
         ran += 1;
-        if got != expected {
-            failures.push(format!(
-                "{} {} {} depth {}: expected {expected}, got {got}",
-                f[0], f[1], f[2], depth
-            ));
+        for counting in [Counting::Replies, Counting::LastPly] {
+            let got = perft_with(&pos, &rules, depth, counting);
+            if got != expected {
+                failures.push(format!(
+                    "{} {} {} depth {} ({counting:?}): expected {expected}, got {got}",
+                    f[0], f[1], f[2], depth
+                ));
+            }
         }
     }
     assert!(
@@ -67,26 +66,20 @@ fn check_perft_file(name: &str, max_nodes: u64) -> usize {
     ran
 }
 
+/// Every start count, up to tablut perft 5 (1.6 billion leaves).
 #[test]
 fn perft_start_positions() {
-    assert!(check_perft_file("perft-start.txt", 60_000_000) >= 20);
-}
-
-/// The deepest start counts (tablut perft 5: 1.6 billion leaves).
-#[test]
-#[ignore = "deep: run with cargo test --release -- --ignored"]
-fn perft_start_positions_deep() {
-    check_perft_file("perft-start.txt", u64::MAX);
+    assert!(check_perft_file("perft-start.txt") >= 20);
 }
 
 #[test]
 fn perft_sample_positions() {
-    assert!(check_perft_file("perft-sample.txt", u64::MAX) > 0);
+    assert!(check_perft_file("perft-sample.txt") > 0);
 }
 
 #[test]
 fn perft_tricky_positions() {
-    assert!(check_perft_file("perft-tricky.txt", u64::MAX) > 0);
+    assert!(check_perft_file("perft-tricky.txt") > 0);
 }
 
 fn check_games_file(name: &str) {

@@ -9,7 +9,7 @@ use crate::rules::options::{
     RULE_OPTION_NAMES,
 };
 use crate::rules::otn::{otn_rules_string, parse_otn_rules};
-use crate::rules::perft::divide;
+use crate::rules::perft::{divide, Counting};
 use crate::rules::{Game, Move, Preset, Rules, Side};
 use crate::search::eval::breakdown;
 use crate::search::{score_text, Engine, Info, Limits, SearchResult};
@@ -196,7 +196,7 @@ impl Session {
                 self.finish_search();
                 let pos = *self.game.position();
                 let mut total = 0;
-                for (mv, n) in divide(&pos, &self.rules, depth) {
+                for (mv, n) in divide(&pos, &self.rules, depth, Counting::Replies) {
                     self.out.line(&format!("{mv} {n}"));
                     total += n;
                 }

@@ -8,25 +8,42 @@ use super::options::Rules;
 use super::position::{MoveList, Position};
 use super::types::Move;
 
-/// Leaf count at `depth`, with bulk counting over the last two plies.
+/// How the plies next to the leaves are counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Counting {
+    /// The last two plies at once, from line deltas
+    /// ([`Position::count_replies`]): the fastest.
+    #[default]
+    Replies,
+    /// Every move made down to the last ply, which is counted without
+    /// listing it: the make-and-generate path the search runs on.
+    LastPly,
+}
+
+/// Leaf count at `depth`, counting the last two plies at once.
 pub fn perft(pos: &Position, rules: &Rules, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_moves(rules) as u64,
-        2 => pos.count_replies(rules),
+    perft_with(pos, rules, depth, Counting::Replies)
+}
+
+/// Leaf count at `depth`, counting the last plies as `counting` says.
+pub fn perft_with(pos: &Position, rules: &Rules, depth: u32, counting: Counting) -> u64 {
+    match (depth, counting) {
+        (0, _) => 1,
+        (1, _) => pos.count_moves(rules) as u64,
+        (2, Counting::Replies) => pos.count_replies(rules),
         _ => {
             let mut moves = MoveList::new();
             pos.generate_moves(rules, &mut moves);
             moves
                 .iter()
-                .map(|&mv| perft(&pos.make(rules, mv), rules, depth - 1))
+                .map(|&mv| perft_with(&pos.make(rules, mv), rules, depth - 1, counting))
                 .sum()
         }
     }
 }
 
 /// Leaf counts per root move (`--divide`).
-pub fn divide(pos: &Position, rules: &Rules, depth: u32) -> Vec<(Move, u64)> {
+pub fn divide(pos: &Position, rules: &Rules, depth: u32, counting: Counting) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
@@ -34,6 +51,11 @@ pub fn divide(pos: &Position, rules: &Rules, depth: u32) -> Vec<(Move, u64)> {
     pos.generate_moves(rules, &mut moves);
     moves
         .iter()
-        .map(|&mv| (mv, perft(&pos.make(rules, mv), rules, depth - 1)))
+        .map(|&mv| {
+            (
+                mv,
+                perft_with(&pos.make(rules, mv), rules, depth - 1, counting),
+            )
+        })
         .collect()
 }

@@ -73,7 +73,10 @@ impl Position {
             full |= shift(enemies & shift(anvils, dir), dir);
         }
         if rules.shieldwall != Shieldwall::None {
-            full |= m.edge;
+            // A wall's first member stands on the edge beside the
+            // destination with a piece of the mover in front of it.
+            let fronted = (enemies | self.king) & m.edge & self.pieces(mover).neighbours(m.board);
+            full |= fronted.neighbours(m.board) & m.edge;
         }
         if mover == Side::Attackers {
             full |= self.king.neighbours(m.board);
