@@ -379,6 +379,7 @@ impl Session {
             check("LMR", f.lmr),
             check("Aspiration", f.aspiration),
             check("Quiescence", f.quiescence),
+            check("Futility", f.futility),
             combo("Variant", r.preset.name(), Preset::NAMES),
             format!(
                 "option name OpenTaflRules type string default {}",
@@ -432,6 +433,7 @@ impl Session {
             "lmr" => self.engine.options.features.lmr = parse_check(name, value)?,
             "aspiration" => self.engine.options.features.aspiration = parse_check(name, value)?,
             "quiescence" => self.engine.options.features.quiescence = parse_check(name, value)?,
+            "futility" => self.engine.options.features.futility = parse_check(name, value)?,
             "opentaflrules" => {
                 // OpenTafl's rules strings are ordinary option values here.
                 self.rules = parse_otn_rules(value)?;

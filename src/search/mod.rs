@@ -34,6 +34,9 @@ pub struct Features {
     pub lmr: bool,
     pub aspiration: bool,
     pub quiescence: bool,
+    /// Reverse futility pruning: a shallow node whose static evaluation
+    /// beats beta by a margin per ply is cut without searching.
+    pub futility: bool,
 }
 
 impl Default for Features {
@@ -43,6 +46,7 @@ impl Default for Features {
             lmr: true,
             aspiration: true,
             quiescence: true,
+            futility: true,
         }
     }
 }

@@ -1,5 +1,5 @@
 //! One search thread: iterative deepening, principal-variation alpha-beta
-//! with aspiration windows, null-move pruning (verified), late-move
+//! with aspiration windows, reverse futility and null-move pruning (verified), late-move
 //! reductions, king-threat extensions and a quiescence stage for captures
 //! and escape threats.
 
@@ -73,6 +73,9 @@ pub struct RootLine {
 
 const NODE_BATCH: u64 = 1024;
 const QSEARCH_MAX: i32 = 8;
+/// Reverse futility pruning: deepest remaining depth, and the margin per ply.
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_MARGIN: i32 = 150;
 
 pub struct Searcher<'a> {
     pub id: usize,
@@ -394,6 +397,19 @@ impl<'a> Searcher<'a> {
             Some(e) => e.eval,
             None => evaluate(pos, rules),
         };
+        // Reverse futility: far enough above beta at a shallow depth, the
+        // side to move keeps its lead. Not under an escape threat, nor with
+        // an attacker beside the king when the defenders move.
+        if self.setup.features.futility
+            && !pv_node
+            && !threatened
+            && depth <= FUTILITY_DEPTH
+            && beta.abs() < WIN_BOUND
+            && static_eval - FUTILITY_MARGIN * depth >= beta
+            && !(side == Side::Defenders && king_pressed(pos, rules))
+        {
+            return static_eval;
+        }
         if self.setup.features.null_move
             && !pv_node
             && allow_null
@@ -793,6 +809,11 @@ type ScoreList = arrayvec::ArrayVec<i32, { crate::rules::position::MAX_MOVES }>;
 
 /// Moves the best-scored of `moves[i..]` to `i` and returns it.
 #[inline]
+/// Whether an attacker stands beside the king.
+fn king_pressed(pos: &Position, rules: &Rules) -> bool {
+    (pos.king().neighbours(rules.masks().board) & pos.attackers()).any()
+}
+
 fn pick_next(moves: &mut MoveList, scores: &mut ScoreList, i: usize) -> Move {
     let mut best = i;
     for j in i + 1..moves.len() {
