@@ -380,6 +380,7 @@ impl Session {
             check("Aspiration", f.aspiration),
             check("Quiescence", f.quiescence),
             check("Futility", f.futility),
+            check("LMP", f.late_move_pruning),
             combo("Variant", r.preset.name(), Preset::NAMES),
             format!(
                 "option name OpenTaflRules type string default {}",
@@ -434,6 +435,7 @@ impl Session {
             "aspiration" => self.engine.options.features.aspiration = parse_check(name, value)?,
             "quiescence" => self.engine.options.features.quiescence = parse_check(name, value)?,
             "futility" => self.engine.options.features.futility = parse_check(name, value)?,
+            "lmp" => self.engine.options.features.late_move_pruning = parse_check(name, value)?,
             "opentaflrules" => {
                 // OpenTafl's rules strings are ordinary option values here.
                 self.rules = parse_otn_rules(value)?;

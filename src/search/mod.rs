@@ -37,6 +37,8 @@ pub struct Features {
     /// Reverse futility pruning: a shallow node whose static evaluation
     /// beats beta by a margin per ply is cut without searching.
     pub futility: bool,
+    /// Late-move pruning: near the leaves, late quiet moves are skipped.
+    pub late_move_pruning: bool,
 }
 
 impl Default for Features {
@@ -47,6 +49,7 @@ impl Default for Features {
             aspiration: true,
             quiescence: true,
             futility: true,
+            late_move_pruning: true,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! One search thread: iterative deepening, principal-variation alpha-beta
-//! with aspiration windows, reverse futility and null-move pruning (verified), late-move
-//! reductions, king-threat extensions and a quiescence stage for captures
-//! and escape threats.
+//! with aspiration windows, reverse futility, null-move (verified) and
+//! late-move pruning, late-move reductions, king-threat extensions and a
+//! quiescence stage for captures and escape threats.
 
 use super::eval::{evaluate, open_roads};
 use super::time::Deadlines;
@@ -76,6 +76,13 @@ const QSEARCH_MAX: i32 = 8;
 /// Reverse futility pruning: deepest remaining depth, and the margin per ply.
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 150;
+/// Late-move pruning: deepest remaining depth it applies at.
+const LMP_DEPTH: i32 = 3;
+
+/// How many moves are searched before quiet ones are pruned, by depth.
+fn late_move_limit(depth: i32) -> usize {
+    (8 + 4 * depth * depth) as usize
+}
 
 pub struct Searcher<'a> {
     pub id: usize,
@@ -456,7 +463,6 @@ impl<'a> Searcher<'a> {
         for i in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, i);
             let child = pos.make(rules, mv);
-            self.count_node();
             let is_king_move = Some(mv.from()) == king;
             let capture = child.captured > 0;
             // King threat: after a defender move the king has an open road.
@@ -465,18 +471,31 @@ impl<'a> Searcher<'a> {
                 && open_roads(&child, rules).any();
             let extension = i32::from(gives_threat && (ply as i32) < 2 * depth + 8);
             let new_depth = depth - 1 + extension;
+            let quiet = !capture
+                && !is_king_move
+                && extension == 0
+                && !threatened
+                && child.outcome().is_none()
+                && !targets.has(mv.to())
+                && mv != self.killers[ply][0]
+                && mv != self.killers[ply][1];
+            // Late-move pruning: near the leaves, quiet moves ordered this
+            // late are not searched once a move has been.
+            if self.setup.features.late_move_pruning
+                && !pv_node
+                && quiet
+                && depth <= LMP_DEPTH
+                && i >= late_move_limit(depth)
+                && best > -WIN_BOUND
+            {
+                continue;
+            }
+            self.count_node();
             self.path.push(child.hash());
             let mut score;
             if i == 0 {
                 score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node, true);
             } else {
-                let quiet = !capture
-                    && !is_king_move
-                    && extension == 0
-                    && !threatened
-                    && !targets.has(mv.to())
-                    && mv != self.killers[ply][0]
-                    && mv != self.killers[ply][1];
                 let mut reduction = 0;
                 if self.setup.features.lmr && depth >= 3 && i >= 3 && quiet {
                     reduction = self.lmr[(depth as usize).min(63)][i.min(63)] as i32;
