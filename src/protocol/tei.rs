@@ -213,6 +213,7 @@ impl Session {
                     ("blockade", b.blockade),
                     ("king-exposure", b.king_exposure),
                     ("en-prise", b.en_prise),
+                    ("mobility", b.mobility),
                     ("tempo", b.tempo),
                 ] {
                     self.out.line(&format!("eval {name} {v}"));

@@ -383,9 +383,16 @@ impl Position {
         if self.outcome.is_some() {
             return 0;
         }
+        self.count_moves_of(rules, self.side)
+    }
+
+    /// The number of moves `side` would have if it were to move (the
+    /// game's end aside): its mobility.
+    #[inline]
+    pub fn count_moves_of(&self, rules: &Rules, side: Side) -> u32 {
         let m = rules.masks();
         let mut n = 0;
-        let own = &self.soldier_ranks[self.side.index()];
+        let own = &self.soldier_ranks[side.index()];
         for (r, &rank_soldiers) in own.iter().enumerate().take(rules.size()) {
             let mut bits = rank_soldiers;
             if bits == 0 {
@@ -408,7 +415,7 @@ impl Position {
                 }
             }
         }
-        if self.side == Side::Defenders {
+        if side == Side::Defenders {
             for from in self.king.squares() {
                 let (a, b) = self.reach(from, true, m);
                 n += a.count_ones() + b.count_ones();

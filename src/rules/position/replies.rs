@@ -60,31 +60,7 @@ impl Position {
         let opponent = mover.other();
         let lines = self.opponent_lines(rules, opponent);
 
-        // Destinations where an arriving soldier might capture (an enemy
-        // next to it with a possible anvil beyond), capture the king, or
-        // close a shieldwall: such moves are made in full.
-        let anvils = self.pieces(mover) | m.throne | m.corners;
-        let enemies = match mover {
-            Side::Attackers => self.defenders,
-            Side::Defenders => self.attackers,
-        };
-        let mut full = Bitboard::EMPTY;
-        for dir in 0..4 {
-            full |= shift(enemies & shift(anvils, dir), dir);
-        }
-        if rules.shieldwall != Shieldwall::None {
-            // A wall's first member stands on the edge beside the
-            // destination with a piece of the mover in front of it.
-            let fronted = (enemies | self.king) & m.edge & self.pieces(mover).neighbours(m.board);
-            full |= fronted.neighbours(m.board) & m.edge;
-        }
-        if mover == Side::Attackers {
-            full |= self.king.neighbours(m.board);
-        }
-        // With the king on the edge any defender move may close an exit fort.
-        if mover == Side::Defenders && rules.exit_fort && (self.king & m.edge).any() {
-            full = m.board;
-        }
+        let full = self.eventful_squares(rules);
         let encirclement = mover == Side::Attackers && rules.encirclement;
         let king = if opponent == Side::Defenders {
             self.king.first()
@@ -204,6 +180,40 @@ impl Position {
             }
         }
         sum
+    }
+
+    /// Destinations where a soldier of the side to move arriving might
+    /// capture (an enemy next to it with a possible anvil beyond: a piece of
+    /// the mover, the throne or a corner), capture the king, close a
+    /// shieldwall or an exit fort. A soldier move elsewhere captures nothing
+    /// and ends the game only by encirclement. A superset, cheap to compute.
+    pub fn eventful_squares(&self, rules: &Rules) -> Bitboard {
+        let m = rules.masks();
+        let mover = self.side;
+        // With the king on the edge any defender move may close an exit fort.
+        if mover == Side::Defenders && rules.exit_fort && (self.king & m.edge).any() {
+            return m.board;
+        }
+        let own = self.pieces(mover);
+        let anvils = own | m.throne | m.corners;
+        let enemies = match mover {
+            Side::Attackers => self.defenders,
+            Side::Defenders => self.attackers,
+        };
+        let mut eventful = Bitboard::EMPTY;
+        for dir in 0..4 {
+            eventful |= shift(enemies & shift(anvils, dir), dir);
+        }
+        if rules.shieldwall != Shieldwall::None {
+            // A wall's first member stands on the edge beside the
+            // destination with a piece of the mover in front of it.
+            let fronted = (enemies | self.king) & m.edge & own.neighbours(m.board);
+            eventful |= fronted.neighbours(m.board) & m.edge;
+        }
+        if mover == Side::Attackers {
+            eventful |= self.king.neighbours(m.board);
+        }
+        eventful
     }
 
     #[inline(never)]
