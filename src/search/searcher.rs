@@ -460,7 +460,52 @@ impl<'a> Searcher<'a> {
         let mut best = -WIN - 1;
         let mut best_move = Move::NONE;
         let original_alpha = alpha;
-        for i in 0..moves.len() {
+        // Late-move pruning decides most moves before making them: a soldier
+        // move to a square outside `quiet_squares` captures nothing and ends
+        // nothing, and a defender soldier moving off the king's lines cannot
+        // open a road for him (he has none, or the game would be won).
+        let lmp_node =
+            self.setup.features.late_move_pruning && !pv_node && !threatened && depth <= LMP_DEPTH;
+        let (quiet_squares, king_lines) = if lmp_node {
+            let eventful = pos.eventful_squares(rules);
+            let lines = match (side, king) {
+                (Side::Defenders, Some(k)) => rank_and_file(k, rules),
+                _ => Bitboard::EMPTY,
+            };
+            (!eventful & !targets, lines)
+        } else {
+            (Bitboard::EMPTY, Bitboard::EMPTY)
+        };
+        let encircling = side == Side::Attackers && rules.encirclement;
+        let killers = self.killers[ply];
+        let surely_quiet = |mv: Move| {
+            quiet_squares.has(mv.to())
+                && !king_lines.has(mv.from())
+                && !encircling
+                && Some(mv.from()) != king
+                && !killers.contains(&mv)
+        };
+        let mut next = 0;
+        while next < moves.len() {
+            if lmp_node && next == late_move_limit(depth) && best > -WIN_BOUND {
+                // From here on every surely quiet move is pruned: drop them
+                // all at once rather than sorting them one by one.
+                let mut kept = next;
+                for j in next..moves.len() {
+                    if !surely_quiet(moves[j]) {
+                        moves[kept] = moves[j];
+                        scores[kept] = scores[j];
+                        kept += 1;
+                    }
+                }
+                moves.truncate(kept);
+                scores.truncate(kept);
+                if next == moves.len() {
+                    break;
+                }
+            }
+            let i = next;
+            next += 1;
             let mv = pick_next(&mut moves, &mut scores, i);
             let child = pos.make(rules, mv);
             let is_king_move = Some(mv.from()) == king;
@@ -481,13 +526,7 @@ impl<'a> Searcher<'a> {
                 && mv != self.killers[ply][1];
             // Late-move pruning: near the leaves, quiet moves ordered this
             // late are not searched once a move has been.
-            if self.setup.features.late_move_pruning
-                && !pv_node
-                && quiet
-                && depth <= LMP_DEPTH
-                && i >= late_move_limit(depth)
-                && best > -WIN_BOUND
-            {
+            if lmp_node && quiet && i >= late_move_limit(depth) && best > -WIN_BOUND {
                 continue;
             }
             self.count_node();
@@ -826,13 +865,23 @@ pub fn road_squares(pos: &Position, rules: &Rules, k: Square) -> Bitboard {
 
 type ScoreList = arrayvec::ArrayVec<i32, { crate::rules::position::MAX_MOVES }>;
 
-/// Moves the best-scored of `moves[i..]` to `i` and returns it.
-#[inline]
+/// The squares of the rank and the file through `sq`.
+fn rank_and_file(sq: Square, rules: &Rules) -> Bitboard {
+    let mut lines = Bitboard::EMPTY;
+    for i in 0..rules.size() {
+        lines.set(Square::new(sq.rank(), i));
+        lines.set(Square::new(i, sq.file()));
+    }
+    lines
+}
+
 /// Whether an attacker stands beside the king.
 fn king_pressed(pos: &Position, rules: &Rules) -> bool {
     (pos.king().neighbours(rules.masks().board) & pos.attackers()).any()
 }
 
+/// Moves the best-scored of `moves[i..]` to `i` and returns it.
+#[inline]
 fn pick_next(moves: &mut MoveList, scores: &mut ScoreList, i: usize) -> Move {
     let mut best = i;
     for j in i + 1..moves.len() {
