@@ -7,7 +7,7 @@
 //! before it with those three lines recounted — no child position is built.
 //! Moves that might capture or end the game are made in full.
 
-use super::{shift, Position, MAX_SIZE};
+use super::{shift, MoveList, Position, MAX_SIZE};
 use crate::rules::options::{Masks, Rules, Shieldwall};
 use crate::rules::tables::{SLIDES, SLIDE_COUNTS};
 use crate::rules::types::{Bitboard, Move, Side, Square};
@@ -38,14 +38,32 @@ fn king_line_count(m: &Masks, line: usize, p: usize, occ: u16) -> u32 {
     (reach & !m.king_pass_only[line]).count_ones()
 }
 
-/// What the opponent's move count is made of, line by line, before the move.
-struct Lines {
+/// What the opponent's move count is made of, line by line, before the
+/// move; and what decides whether a move is counted from line deltas.
+struct Before {
     /// The opponent's soldiers on each line (ranks, then files).
     own: [u16; 2 * MAX_SIZE],
     /// Their moves along each line.
     count: [u32; 2 * MAX_SIZE],
     /// The sum of `count`.
     total: u32,
+    /// Destinations whose moves are made in full
+    /// ([`Position::eventful_squares`]).
+    eventful: Bitboard,
+    /// Whether each move must be checked for encirclement.
+    encircling: bool,
+    /// The king, when he is the opponent's: his moves are recounted.
+    king: Option<Square>,
+}
+
+/// One soldier's moves along one of its two lines: that line and the
+/// crossing line it leaves, each with its occupancy without the mover.
+#[derive(Clone, Copy)]
+struct Slide {
+    along: usize,
+    along_without: u16,
+    left: usize,
+    left_without: u16,
 }
 
 impl Position {
@@ -57,16 +75,7 @@ impl Position {
         }
         let m = rules.masks();
         let mover = self.side;
-        let opponent = mover.other();
-        let lines = self.opponent_lines(rules, opponent);
-
-        let full = self.eventful_squares(rules);
-        let encirclement = mover == Side::Attackers && rules.encirclement;
-        let king = if opponent == Side::Defenders {
-            self.king.first()
-        } else {
-            None
-        };
+        let before = self.before_move(rules);
 
         let mut sum = 0u64;
         let soldiers = match mover {
@@ -75,109 +84,102 @@ impl Position {
         };
         for from in soldiers.squares() {
             let (rank_reach, file_reach) = self.reach(from, false, m);
-            let r = from.rank();
-            let f = from.file();
-            let rank_line = r;
-            let file_line = MAX_SIZE + f;
-            let rank_without = self.lines[rank_line] ^ (1 << f);
-            let file_without = self.lines[file_line] ^ (1 << r);
+            let rank = from.rank();
+            let file = MAX_SIZE + from.file();
+            let rank_without = self.lines[rank] ^ (1 << from.file());
+            let file_without = self.lines[file] ^ (1 << from.rank());
             // Along the rank: the rank changes, the file left loses the
-            // mover, the file arrived on gains it.
-            let left_file = line_count(m, file_line, file_without, lines.own[file_line])
-                + lines.total
-                - lines.count[file_line]
-                - lines.count[rank_line];
-            let mut bits = rank_reach;
-            while bits != 0 {
-                let j = bits.trailing_zeros() as usize % MAX_SIZE;
-                bits &= bits - 1;
-                let to = Square::new(r, j);
-                let mv = Move::new(from, to);
-                if full.has(to) || encirclement && self.encircled_after(m, from, to) {
-                    sum += self.full_count(rules, mv);
-                    continue;
-                }
-                let rank_occ = rank_without | (1 << j);
-                let cross = MAX_SIZE + j;
-                let cross_occ = self.lines[cross] | (1 << r);
-                let mut n = left_file
-                    + line_count(m, rank_line, rank_occ, lines.own[rank_line])
-                    + line_count(m, cross, cross_occ, lines.own[cross])
-                    - lines.count[cross];
-                if let Some(k) = king {
-                    let (kr, kf) = (k.rank(), k.file());
-                    let kfl = MAX_SIZE + kf;
-                    let k_rank_occ = if kr == r { rank_occ } else { self.lines[kr] };
-                    let k_file_occ = if kf == f {
-                        file_without
-                    } else if kf == j {
-                        cross_occ
-                    } else {
-                        self.lines[kfl]
-                    };
-                    n += king_line_count(m, kr, kf, k_rank_occ)
-                        + king_line_count(m, kfl, kr, k_file_occ);
-                }
-                sum += n as u64;
-            }
-            // Along the file: the file changes, the rank left loses the
-            // mover, the rank arrived on gains it.
-            let left_rank = line_count(m, rank_line, rank_without, lines.own[rank_line])
-                + lines.total
-                - lines.count[rank_line]
-                - lines.count[file_line];
-            let mut bits = file_reach;
-            while bits != 0 {
-                let i = bits.trailing_zeros() as usize % MAX_SIZE;
-                bits &= bits - 1;
-                let to = Square::new(i, f);
-                let mv = Move::new(from, to);
-                if full.has(to) || encirclement && self.encircled_after(m, from, to) {
-                    sum += self.full_count(rules, mv);
-                    continue;
-                }
-                let file_occ = file_without | (1 << i);
-                let cross = i;
-                let cross_occ = self.lines[cross] | (1 << f);
-                let mut n = left_rank
-                    + line_count(m, file_line, file_occ, lines.own[file_line])
-                    + line_count(m, cross, cross_occ, lines.own[cross])
-                    - lines.count[cross];
-                if let Some(k) = king {
-                    let (kr, kf) = (k.rank(), k.file());
-                    let kfl = MAX_SIZE + kf;
-                    let k_rank_occ = if kr == r {
-                        rank_without
-                    } else if kr == i {
-                        cross_occ
-                    } else {
-                        self.lines[kr]
-                    };
-                    let k_file_occ = if kf == f { file_occ } else { self.lines[kfl] };
-                    n += king_line_count(m, kr, kf, k_rank_occ)
-                        + king_line_count(m, kfl, kr, k_file_occ);
-                }
-                sum += n as u64;
-            }
+            // mover, the file arrived on gains it; and the other way round.
+            let along_rank = Slide {
+                along: rank,
+                along_without: rank_without,
+                left: file,
+                left_without: file_without,
+            };
+            let along_file = Slide {
+                along: file,
+                along_without: file_without,
+                left: rank,
+                left_without: rank_without,
+            };
+            sum += self.slide_replies(rules, &before, from, &along_rank, rank_reach);
+            sum += self.slide_replies(rules, &before, from, &along_file, file_reach);
         }
+        // King moves may escape or close a fort: made in full.
         if mover == Side::Defenders {
+            let mut moves = MoveList::new();
             for from in self.king.squares() {
-                let (rank_reach, file_reach) = self.reach(from, true, m);
-                let mut bits = rank_reach;
-                while bits != 0 {
-                    let j = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let mv = Move::new(from, Square::new(from.rank(), j));
-                    sum += self.full_count(rules, mv);
-                }
-                let mut bits = file_reach;
-                while bits != 0 {
-                    let i = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let mv = Move::new(from, Square::new(i, from.file()));
-                    sum += self.full_count(rules, mv);
-                }
+                self.generate_moves_from(rules, from, &mut moves);
             }
+            sum += moves
+                .iter()
+                .map(|&mv| self.full_count(rules, mv))
+                .sum::<u64>();
+        }
+        sum
+    }
+
+    /// The replies summed over one soldier's moves along one line (`reach`:
+    /// the destinations, as bits of that line).
+    #[inline(always)]
+    fn slide_replies(
+        &self,
+        rules: &Rules,
+        before: &Before,
+        from: Square,
+        slide: &Slide,
+        reach: u16,
+    ) -> u64 {
+        let m = rules.masks();
+        let Slide {
+            along,
+            along_without,
+            left,
+            left_without,
+        } = *slide;
+        let on_rank = along < MAX_SIZE;
+        // The mover's bit in the line it arrives on across `along`.
+        let cross_bit = 1u16 << (along % MAX_SIZE);
+        let unchanged = line_count(m, left, left_without, before.own[left]) + before.total
+            - before.count[left]
+            - before.count[along];
+        let mut sum = 0u64;
+        let mut bits = reach;
+        while bits != 0 {
+            let j = bits.trailing_zeros() as usize % MAX_SIZE;
+            bits &= bits - 1;
+            let (to, cross) = if on_rank {
+                (Square::new(along, j), MAX_SIZE + j)
+            } else {
+                (Square::new(j, along - MAX_SIZE), j)
+            };
+            if before.eventful.has(to) || before.encircling && self.encircled_after(m, from, to) {
+                sum += self.full_count(rules, Move::new(from, to));
+                continue;
+            }
+            let along_occ = along_without | (1 << j);
+            let cross_occ = self.lines[cross] | cross_bit;
+            let mut n = unchanged
+                + line_count(m, along, along_occ, before.own[along])
+                + line_count(m, cross, cross_occ, before.own[cross])
+                - before.count[cross];
+            if let Some(k) = before.king {
+                let occ_after = |line: usize| {
+                    if line == along {
+                        along_occ
+                    } else if line == left {
+                        left_without
+                    } else if line == cross {
+                        cross_occ
+                    } else {
+                        self.lines[line]
+                    }
+                };
+                let (kr, kf) = (k.rank(), MAX_SIZE + k.file());
+                n += king_line_count(m, kr, k.file(), occ_after(kr))
+                    + king_line_count(m, kf, k.rank(), occ_after(kf));
+            }
+            sum += n as u64;
         }
         sum
     }
@@ -228,9 +230,11 @@ impl Position {
         super::encircled(m, attackers, self.defenders | self.king)
     }
 
-    /// The opponent's soldiers and their moves, line by line.
-    fn opponent_lines(&self, rules: &Rules, opponent: Side) -> Lines {
+    /// The opponent's soldiers and their moves, line by line, and what
+    /// decides which moves are made in full.
+    fn before_move(&self, rules: &Rules) -> Before {
         let m = rules.masks();
+        let opponent = self.side.other();
         let ranks = &self.soldier_ranks[opponent.index()];
         let mut own = [0u16; 2 * MAX_SIZE];
         for (r, &bits) in ranks.iter().enumerate().take(rules.size()) {
@@ -250,6 +254,16 @@ impl Position {
                 total += count[line];
             }
         }
-        Lines { own, count, total }
+        Before {
+            own,
+            count,
+            total,
+            eventful: self.eventful_squares(rules),
+            encircling: self.side == Side::Attackers && rules.encirclement,
+            king: match opponent {
+                Side::Defenders => self.king.first(),
+                Side::Attackers => None,
+            },
+        }
     }
 }
