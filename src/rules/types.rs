@@ -118,6 +118,12 @@ impl Square {
     pub const fn bb(self) -> Bitboard {
         Bitboard(1u128 << self.0)
     }
+    /// The squares of this square's rank and file, on the widest board
+    /// (callers mask with their board).
+    #[inline]
+    pub const fn rank_and_file(self) -> Bitboard {
+        Bitboard((0x7ffu128 << (self.rank() * STRIDE)) | (FILE_0.0 << self.file()))
+    }
     /// Index of this square in the transposed (file-major) numbering.
     #[inline]
     pub const fn transposed(self) -> usize {
@@ -370,5 +376,20 @@ pub fn step(sq: Square, (dr, df): (isize, isize), size: usize) -> Option<Square>
         None
     } else {
         Some(Square::new(r as usize, f as usize))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_and_file_hold_both_lines() {
+        let sq = Square::new(3, 5);
+        let lines = sq.rank_and_file();
+        assert_eq!(lines.count() as usize, 2 * MAX_SIZE - 1);
+        for i in 0..MAX_SIZE {
+            assert!(lines.has(Square::new(3, i)) && lines.has(Square::new(i, 5)));
+        }
     }
 }

@@ -469,7 +469,7 @@ impl<'a> Searcher<'a> {
         let (quiet_squares, king_lines) = if lmp_node {
             let eventful = pos.eventful_squares(rules);
             let lines = match (side, king) {
-                (Side::Defenders, Some(k)) => rank_and_file(k, rules),
+                (Side::Defenders, Some(k)) => k.rank_and_file(),
                 _ => Bitboard::EMPTY,
             };
             (!eventful & !targets, lines)
@@ -864,16 +864,6 @@ pub fn road_squares(pos: &Position, rules: &Rules, k: Square) -> Bitboard {
 }
 
 type ScoreList = arrayvec::ArrayVec<i32, { crate::rules::position::MAX_MOVES }>;
-
-/// The squares of the rank and the file through `sq`.
-fn rank_and_file(sq: Square, rules: &Rules) -> Bitboard {
-    let mut lines = Bitboard::EMPTY;
-    for i in 0..rules.size() {
-        lines.set(Square::new(sq.rank(), i));
-        lines.set(Square::new(i, sq.file()));
-    }
-    lines
-}
 
 /// Whether an attacker stands beside the king.
 fn king_pressed(pos: &Position, rules: &Rules) -> bool {
