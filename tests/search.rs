@@ -3,8 +3,10 @@
 
 mod common;
 use common::{build, rules, safe_moves, wins_within};
-use konakis::rules::{Game, Position, Preset, Rules, Side};
+use konakis::rules::{Game, Move, Position, Preset, Rules, Side};
 use konakis::search::{score_text, Engine, Limits, WIN_BOUND};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 const EDGE_PRESETS: [Preset; 4] = [
     Preset::Tablut,
@@ -264,9 +266,27 @@ fn go_nodes_is_deterministic_with_one_thread() {
     assert_eq!((ra.best, ra.nodes), (rc.best, rc.nodes));
 }
 
+/// Starts `go infinite`; the receiver gets the best move when the search
+/// answers.
+fn go_infinite(e: &mut Engine, game: &Game) -> mpsc::Receiver<Option<Move>> {
+    let (tx, rx) = mpsc::channel();
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    e.go(
+        game,
+        limits,
+        Box::new(|_| {}),
+        Box::new(move |r| {
+            let _ = tx.send(r.best);
+        }),
+    );
+    rx
+}
+
 #[test]
 fn infinite_search_waits_for_stop_even_when_done() {
-    use std::sync::mpsc;
     // A tiny position: every depth is searched in no time.
     let r = rules(Preset::Brandubh, &[]);
     let game = Game::from_position(
@@ -274,26 +294,11 @@ fn infinite_search_waits_for_stop_even_when_done() {
         build(&r, &[("d4", 'K'), ("a2", 't')], Side::Attackers),
     );
     let mut e = engine();
-    let (tx, rx) = mpsc::channel();
-    let limits = Limits {
-        infinite: true,
-        ..Limits::default()
-    };
-    e.go(
-        &game,
-        limits,
-        Box::new(|_| {}),
-        Box::new(move |r| {
-            let _ = tx.send(r.best);
-        }),
-    );
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    let rx = go_infinite(&mut e, &game);
+    std::thread::sleep(Duration::from_millis(300));
     assert!(rx.try_recv().is_err(), "no bestmove before stop");
     e.stop();
-    assert!(rx
-        .recv_timeout(std::time::Duration::from_secs(2))
-        .unwrap()
-        .is_some());
+    assert!(rx.recv_timeout(Duration::from_secs(2)).unwrap().is_some());
     e.wait();
 }
 
@@ -314,30 +319,17 @@ fn many_threads_neither_panic_nor_deadlock() {
 
 #[test]
 fn stop_ends_an_infinite_search_quickly() {
-    use std::sync::mpsc;
     let game = Game::new(Rules::preset(Preset::Copenhagen));
     let mut e = engine();
     e.set_threads(2).unwrap();
-    let (tx, rx) = mpsc::channel();
-    let limits = Limits {
-        infinite: true,
-        ..Limits::default()
-    };
-    e.go(
-        &game,
-        limits,
-        Box::new(|_| {}),
-        Box::new(move |r| {
-            let _ = tx.send(r.best);
-        }),
-    );
-    std::thread::sleep(std::time::Duration::from_millis(200));
+    let rx = go_infinite(&mut e, &game);
+    std::thread::sleep(Duration::from_millis(200));
     assert!(rx.try_recv().is_err(), "an infinite search waits for stop");
-    let t = std::time::Instant::now();
+    let t = Instant::now();
     e.stop();
-    let best = rx.recv_timeout(std::time::Duration::from_secs(2)).unwrap();
+    let best = rx.recv_timeout(Duration::from_secs(2)).unwrap();
     assert!(best.is_some());
-    assert!(t.elapsed() < std::time::Duration::from_millis(500));
+    assert!(t.elapsed() < Duration::from_millis(500));
     e.wait();
 }
 
