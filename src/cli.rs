@@ -1,7 +1,8 @@
 //! The command line: `konakis` (protocol engine), `konakis perft`, `konakis bench`.
 
-use crate::rules::perft::{divide, perft_with, Counting};
-use crate::rules::{parse_record, Position, Preset, Rules, Side};
+use crate::rules::perft::Counting;
+use crate::rules::{Preset, Rules, StartPoint};
+use crate::search::Engine;
 use clap::{Args, Parser, Subcommand};
 use std::time::Instant;
 
@@ -155,18 +156,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
         engines[0].name.push_str("-1");
         engines[1].name.push_str("-2");
     }
-    let variant: Preset = args
-        .rules
-        .variant
-        .parse()
-        .map_err(|e| format!("--variant: {e}"))?;
-    let mut overrides = Vec::new();
-    for r in &args.rules.rules {
-        let (k, v) = r
-            .split_once('=')
-            .ok_or_else(|| format!("--rule '{r}': expected NAME=VALUE"))?;
-        overrides.push((k.trim().to_string(), v.trim().to_string()));
-    }
+    let (variant, overrides) = args.rules.parts()?;
     let limits = [
         args.tc.is_some(),
         args.movetime.is_some(),
@@ -305,19 +295,26 @@ pub struct RuleArgs {
 }
 
 impl RuleArgs {
-    pub fn build(&self) -> Result<Rules, String> {
+    /// The preset and its `--rule` overrides, as text pairs.
+    pub fn parts(&self) -> Result<(Preset, Vec<(String, String)>), String> {
         let preset: Preset = self
             .variant
             .parse()
             .map_err(|e| format!("--variant: {e}"))?;
-        let mut rules = Rules::preset(preset);
+        let mut overrides = Vec::new();
         for r in &self.rules {
             let (k, v) = r
                 .split_once('=')
                 .ok_or_else(|| format!("--rule '{r}': expected NAME=VALUE"))?;
-            rules.set(k.trim(), v)?;
+            overrides.push((k.trim().to_string(), v.trim().to_string()));
         }
-        Ok(rules)
+        Ok((preset, overrides))
+    }
+
+    /// The rules these arguments name, checked.
+    pub fn build(&self) -> Result<Rules, String> {
+        let (preset, overrides) = self.parts()?;
+        Rules::build(preset, &overrides)
     }
 }
 
@@ -378,32 +375,30 @@ pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
 }
 
 pub fn run_perft(args: &PerftArgs) -> Result<(), String> {
-    let rules = args.rules.build()?;
-    let pos = match &args.position {
-        Some(record) => {
-            let setup = parse_record(record)?;
-            let side: Side = args.side.parse()?;
-            Position::from_setup(&setup, side, &rules, 0, 0)?
-        }
-        None => Position::start(&rules),
+    let mut engine = Engine::new();
+    engine.set_rules(args.rules.build()?);
+    let start = match &args.position {
+        Some(record) => StartPoint::from_words(&[record.as_str(), args.side.as_str()])?,
+        None => StartPoint::Initial,
     };
+    engine.set_position::<&str>(&start, &[])?;
     let counting = if args.plain {
         Counting::LastPly
     } else {
         Counting::Replies
     };
-    let start = Instant::now();
+    let started = Instant::now();
     let nodes = if args.divide {
         let mut total = 0;
-        for (mv, n) in divide(&pos, &rules, args.depth, counting) {
+        for (mv, n) in engine.perft(args.depth, counting) {
             say!("{mv} {n}");
             total += n;
         }
         total
     } else {
-        perft_with(&pos, &rules, args.depth, counting)
+        engine.perft_count(args.depth, counting)
     };
-    let secs = start.elapsed().as_secs_f64();
+    let secs = started.elapsed().as_secs_f64();
     say!(
         "time {:.3} s, {:.0} leaves/s",
         secs,

@@ -11,10 +11,9 @@ fn main() {
         Some(Command::Otep(args)) => {
             konakis::protocol::otep::run_stdio(konakis::protocol::otep::OtepSettings {
                 untimed_move_ms: args.movetime.max(10),
-                threads: args.threads.clamp(1, 256),
-                hash_mib: args.hash.clamp(1, 65536),
-            });
-            Ok(())
+                threads: args.threads,
+                hash_mib: args.hash,
+            })
         }
         None => {
             konakis::protocol::tei::run_stdio();

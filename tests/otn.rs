@@ -3,7 +3,6 @@
 //! with an error naming what is missing.
 
 use konakis::rules::otn::parse_otn_rules;
-use konakis::rules::Game;
 use konakis::search::{Engine, Limits};
 use std::path::PathBuf;
 
@@ -27,13 +26,13 @@ fn opentafl_variants_load_and_play_or_are_refused() {
             .to_string();
         match parse_otn_rules(line) {
             Ok(rules) => {
-                let mut game = Game::new(rules);
                 let mut engine = Engine::new();
                 engine.set_hash(4).unwrap();
+                engine.set_rules(rules);
                 let mut plies = 0;
-                while game.outcome().is_none() && plies < 300 {
-                    let r = engine.search(&game, Limits::depth(1));
-                    game.play(r.best.expect("a move")).expect("legal");
+                while engine.game().outcome().is_none() && plies < 300 {
+                    let r = engine.search(Limits::depth(1));
+                    engine.play(r.best.expect("a move")).expect("legal");
                     plies += 1;
                 }
                 supported.push(name);

@@ -4,9 +4,9 @@
 mod common;
 use common::{build, rules, safe_moves, wins_within};
 use konakis::rules::{Game, Move, Position, Preset, Rules, Side};
-use konakis::search::{score_text, Engine, Limits, WIN_BOUND};
+use konakis::search::{score_text, Engine, Limits, SearchId};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const EDGE_PRESETS: [Preset; 4] = [
     Preset::Tablut,
@@ -30,7 +30,9 @@ fn engine() -> Engine {
 fn solve(rules: &Rules, pos: Position, depth: i32) -> (String, String) {
     let game = Game::from_position(rules.clone(), pos);
     assert!(game.outcome().is_none());
-    let r = engine().search(&game, Limits::depth(depth));
+    let mut e = engine();
+    e.set_game(game);
+    let r = e.search(Limits::depth(depth));
     (
         r.best.map(|m| m.to_string()).unwrap_or_default(),
         score_text(r.score),
@@ -254,106 +256,126 @@ fn greedy_capture_loses_to_escape() {
 
 #[test]
 fn go_nodes_is_deterministic_with_one_thread() {
-    let game = Game::new(Rules::preset(Preset::Tablut));
     let mut a = engine();
-    let ra = a.search(&game, Limits::nodes(200_000));
+    let ra = a.search(Limits::nodes(200_000));
     let mut b = engine();
-    let rb = b.search(&game, Limits::nodes(200_000));
+    let rb = b.search(Limits::nodes(200_000));
     assert_eq!((ra.best, ra.nodes, ra.score), (rb.best, rb.nodes, rb.score));
     // Clearing the table makes the same engine repeat itself too.
-    a.clear();
-    let rc = a.search(&game, Limits::nodes(200_000));
+    a.clear_hash();
+    let rc = a.search(Limits::nodes(200_000));
     assert_eq!((ra.best, ra.nodes), (rc.best, rc.nodes));
 }
 
-/// Starts `go infinite`; the receiver gets the best move when the search
-/// answers.
-fn go_infinite(e: &mut Engine, game: &Game) -> mpsc::Receiver<Option<Move>> {
+/// Starts `go infinite`; the receiver gets the search's id and best move
+/// when it answers.
+fn go_infinite(e: &mut Engine) -> (SearchId, mpsc::Receiver<(SearchId, Option<Move>)>) {
     let (tx, rx) = mpsc::channel();
     let limits = Limits {
         infinite: true,
         ..Limits::default()
     };
-    e.go(
-        game,
-        limits,
-        Box::new(|_| {}),
-        Box::new(move |r| {
-            let _ = tx.send(r.best);
-        }),
-    );
-    rx
+    let id = e
+        .go(
+            limits,
+            Box::new(|_| {}),
+            Box::new(move |r| {
+                let _ = tx.send((r.id, r.best));
+            }),
+        )
+        .expect("the search starts");
+    (id, rx)
 }
 
 #[test]
 fn infinite_search_waits_for_stop_even_when_done() {
     // A tiny position: every depth is searched in no time.
     let r = rules(Preset::Brandubh, &[]);
-    let game = Game::from_position(
+    let mut e = engine();
+    e.set_game(Game::from_position(
         r.clone(),
         build(&r, &[("d4", 'K'), ("a2", 't')], Side::Attackers),
-    );
-    let mut e = engine();
-    let rx = go_infinite(&mut e, &game);
+    ));
+    let (id, rx) = go_infinite(&mut e);
     std::thread::sleep(Duration::from_millis(300));
     assert!(rx.try_recv().is_err(), "no bestmove before stop");
     e.stop();
-    assert!(rx.recv_timeout(Duration::from_secs(2)).unwrap().is_some());
+    let (done, best) = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(done, id);
+    assert!(best.is_some());
     e.wait();
 }
 
 #[test]
 fn many_threads_neither_panic_nor_deadlock() {
     for preset in [Preset::Tablut, Preset::Copenhagen] {
-        let game = Game::new(Rules::preset(preset));
         for threads in [1, 2, 4, 8] {
             let mut e = engine();
+            e.set_rules(Rules::preset(preset));
             e.set_threads(threads).unwrap();
-            let r = e.search(&game, Limits::depth(5));
+            let r = e.search(Limits::depth(5));
             assert!(r.best.is_some());
-            let r = e.search(&game, Limits::move_time(50));
+            let r = e.search(Limits::move_time(50));
             assert!(r.best.is_some());
         }
     }
 }
 
+/// Every search has its own id: a second `go` stops the first, whose
+/// result still comes (with its own id) before the second's.
 #[test]
-fn stop_ends_an_infinite_search_quickly() {
-    let game = Game::new(Rules::preset(Preset::Copenhagen));
+fn each_search_carries_its_own_id() {
     let mut e = engine();
+    e.set_rules(Rules::preset(Preset::Copenhagen));
     e.set_threads(2).unwrap();
-    let rx = go_infinite(&mut e, &game);
-    std::thread::sleep(Duration::from_millis(200));
-    assert!(rx.try_recv().is_err(), "an infinite search waits for stop");
-    let t = Instant::now();
+    let (first, rx1) = go_infinite(&mut e);
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(rx1.try_recv().is_err(), "an infinite search waits for stop");
+    let (second, rx2) = go_infinite(&mut e);
+    assert_ne!(first, second);
+    let (id1, best1) = rx1.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(id1, first);
+    assert!(best1.is_some());
     e.stop();
-    let best = rx.recv_timeout(Duration::from_secs(2)).unwrap();
-    assert!(best.is_some());
-    assert!(t.elapsed() < Duration::from_millis(500));
-    e.wait();
+    let (id2, best2) = rx2.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(id2, second);
+    assert!(best2.is_some());
+    assert_ne!(e.search(Limits::depth(1)).id, second);
+}
+
+/// A game over by a history rule (repetition here) has nothing to search.
+#[test]
+fn a_finished_game_has_no_best_move() {
+    let mut e = engine();
+    e.set_rules(Rules::preset(Preset::Brandubh));
+    let shuffle = ["a4-a5", "c4-c5", "a5-a4", "c5-c4"];
+    let moves: Vec<&str> = shuffle.iter().cycle().take(8).copied().collect();
+    e.set_position(&konakis::rules::StartPoint::Initial, &moves)
+        .unwrap();
+    assert!(e.game().outcome().is_some(), "{:?}", e.game().outcome());
+    assert_eq!(e.search(Limits::depth(3)).best, None);
 }
 
 #[test]
 fn self_play_reaches_a_legal_result_in_every_preset() {
     for preset in Preset::ALL {
-        let mut game = Game::new(Rules::preset(preset));
         let mut e = engine();
+        e.set_rules(Rules::preset(preset));
         let mut plies = 0;
-        while game.outcome().is_none() && plies < 400 {
-            let r = e.search(&game, Limits::depth(2));
+        while e.game().outcome().is_none() && plies < 400 {
+            let r = e.search(Limits::depth(2));
             let best = r.best.expect("a move while the game goes on");
-            game.play(best).expect("the engine plays legal moves");
+            e.play(best).expect("the engine plays legal moves");
             plies += 1;
         }
         // Every preset either ends by a rule or hits our cap only when it
         // has no ply limit and no capture limit.
-        if game.outcome().is_none() {
-            let rules = game.rules();
+        if e.game().outcome().is_none() {
+            let o = e.rules().options();
             assert!(
-                rules.no_capture_limit == 0 && rules.ply_limit == 0,
+                o.no_capture_limit == 0 && o.ply_limit == 0,
                 "{preset} did not end"
             );
         }
-        let _ = WIN_BOUND;
     }
 }

@@ -2,19 +2,8 @@
 //! Moves and positions stay text here: they are checked against the rules
 //! when applied, so a bad one can be named in the error.
 
+use crate::rules::StartPoint;
 use std::str::FromStr;
-
-/// How `position` names its starting point.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PositionStart {
-    StartPos,
-    Record {
-        record: String,
-        side: String,
-        plies_since_capture: Option<String>,
-        ply: Option<String>,
-    },
-}
 
 /// The `go` parameters, still unchecked against the position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -42,10 +31,13 @@ pub enum Command {
     },
     NewGame,
     Position {
-        start: PositionStart,
+        start: StartPoint,
         moves: Vec<String>,
     },
     Go(GoSpec),
+    /// A `go` line with a malformed or unknown parameter: the error is
+    /// reported and a `bestmove` still answers it.
+    BadGo(String),
     Stop,
     PonderHit,
     Quit,
@@ -144,28 +136,7 @@ fn parse_position(tokens: &[&str]) -> Result<Command, String> {
         ),
         None => (tokens, Vec::new()),
     };
-    let start = match head {
-        ["startpos"] => PositionStart::StartPos,
-        [record, side] => PositionStart::Record {
-            record: record.to_string(),
-            side: side.to_string(),
-            plies_since_capture: None,
-            ply: None,
-        },
-        [record, side, since, ply] => PositionStart::Record {
-            record: record.to_string(),
-            side: side.to_string(),
-            plies_since_capture: Some(since.to_string()),
-            ply: Some(ply.to_string()),
-        },
-        [] => return Err("position needs 'startpos' or a position record and side".into()),
-        _ => {
-            return Err(format!(
-                "position: expected 'startpos' or '<record> <a|d> [<plies-since-capture> <ply>]', got '{}'",
-                head.join(" ")
-            ))
-        }
-    };
+    let start = StartPoint::from_words(head).map_err(|e| format!("position: {e}"))?;
     Ok(Command::Position { start, moves })
 }
 
@@ -204,7 +175,7 @@ impl FromStr for Command {
             "setoption" => parse_setoption(rest),
             "newgame" | "teinewgame" | "ucinewgame" => no_args(Command::NewGame),
             "position" => parse_position(rest),
-            "go" => parse_go(rest).map(Command::Go),
+            "go" => Ok(parse_go(rest).map_or_else(Command::BadGo, Command::Go)),
             "stop" => no_args(Command::Stop),
             "ponderhit" => no_args(Command::PonderHit),
             "quit" => no_args(Command::Quit),
@@ -255,9 +226,12 @@ mod tests {
         };
         assert_eq!(g.search_moves, vec!["e1-e3", "d1d2"]);
         assert_eq!(g.depth, Some(3));
-        assert!("go depth".parse::<Command>().is_err());
-        assert!("go depth x".parse::<Command>().is_err());
-        assert!("go sideways".parse::<Command>().is_err());
+        for bad in ["go depth", "go depth x", "go sideways", "go nodes -1"] {
+            assert!(
+                matches!(bad.parse::<Command>(), Ok(Command::BadGo(_))),
+                "{bad}"
+            );
+        }
     }
 
     #[test]
@@ -266,7 +240,7 @@ mod tests {
         assert_eq!(
             c,
             Command::Position {
-                start: PositionStart::StartPos,
+                start: StartPoint::Initial,
                 moves: vec!["d1-d2".into(), "e3-f3".into()]
             }
         );

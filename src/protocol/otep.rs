@@ -10,8 +10,8 @@
 
 use super::Output;
 use crate::rules::otn::parse_otn_rules;
-use crate::rules::{parse_record, Game, Move, Rules, Side};
-use crate::search::{Engine, Info, Limits, SearchResult, WIN_BOUND};
+use crate::rules::{parse_record, Move, Side, StartPoint};
+use crate::search::{Engine, Info, Limits, SearchId, SearchResult, WIN_BOUND};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
 
@@ -58,15 +58,16 @@ struct Clock {
 struct OtepSession {
     out: Output,
     settings: OtepSettings,
+    /// Owns the rules and the game.
     engine: Engine,
-    rules: Rules,
-    game: Game,
     clock: Option<Clock>,
     /// Our move, sent and not yet acknowledged.
     pending: Option<Move>,
     /// Moves the host rejected in the current position.
     rejected: Vec<Move>,
-    searching: Option<Purpose>,
+    /// The current search and what it is for; a result of any other search
+    /// (one stopped by a later command) is dropped.
+    searching: Option<(SearchId, Purpose)>,
     events: Sender<Event>,
 }
 
@@ -100,48 +101,54 @@ impl OtepSession {
 
     /// Rebuilds the game from a position record with the given side to move.
     fn reset_to(&mut self, record: &str, side: Side) -> Result<(), String> {
-        let setup = parse_record(record)?;
-        if setup.size != self.rules.size() {
-            return Err(format!(
-                "position {record} does not fit the {0}x{0} rules",
-                self.rules.size()
-            ));
-        }
-        self.game = Game::from_record(self.rules.clone(), record, side, 0, 0)?;
+        let start = StartPoint::Position {
+            setup: parse_record(record)?,
+            side,
+            plies_since_capture: 0,
+            ply: 0,
+        };
+        self.stop_search();
+        self.engine.set_position::<&str>(&start, &[])?;
         self.rejected.clear();
         Ok(())
     }
 
+    /// The board record of the current position.
+    fn board_record(&self) -> String {
+        let size = self.engine.rules().size();
+        self.engine.position().setup(size).record()
+    }
+
     fn same_board(&self, record: &str) -> bool {
+        let size = self.engine.rules().size();
         match parse_record(record) {
-            Ok(setup) => setup == self.game.position().setup(self.rules.size()),
+            Ok(setup) => setup == self.engine.position().setup(size),
             Err(_) => false,
         }
     }
 
     fn stop_search(&mut self) {
-        if self.searching.is_some() {
+        if self.searching.take().is_some() {
             self.engine.stop();
             self.engine.wait();
-            self.searching = None;
         }
     }
 
     fn start_search(&mut self, purpose: Purpose, limits: Limits) {
         self.stop_search();
-        if let Purpose::Analyze(n) = purpose {
-            self.engine.options.multipv = n.max(1);
-        } else {
-            self.engine.options.multipv = 1;
+        let lines = match purpose {
+            Purpose::Analyze(n) => n.max(1),
+            Purpose::Play => 1,
+        };
+        if let Err(e) = self.engine.set_option("MultiPV", Some(&lines.to_string())) {
+            self.status(&format!("error {e}"));
         }
         let tx = self.events.clone();
         let out = self.out.clone();
-        self.searching = Some(purpose);
-        self.engine.go(
-            &self.game,
+        let started = self.engine.go(
             limits,
             Box::new(move |info: &Info| {
-                if info.multipv == 1 {
+                if info.multipv == 1 && info.bound.is_none() {
                     let pv: Vec<String> = info.pv.iter().take(6).map(|m| m.to_string()).collect();
                     out.line(&format!(
                         "status depth {} score {} nodes {} pv {}",
@@ -156,10 +163,19 @@ impl OtepSession {
                 let _ = tx.send(Event::Done(r.clone()));
             }),
         );
+        match started {
+            Ok(id) => self.searching = Some((id, purpose)),
+            Err(e) => {
+                self.status(&format!("error {e}"));
+                if purpose == Purpose::Play {
+                    self.send("error -1 the engine cannot search");
+                }
+            }
+        }
     }
 
     fn play_limits(&self) -> Limits {
-        let side = self.game.side_to_move();
+        let side = self.engine.game().side_to_move();
         let mut limits = Limits::default();
         match &self.clock {
             None => limits.move_time = Some(Duration::from_millis(self.settings.untimed_move_ms)),
@@ -183,7 +199,8 @@ impl OtepSession {
         }
         if !self.rejected.is_empty() {
             limits.search_moves = self
-                .game
+                .engine
+                .game()
                 .legal_moves()
                 .iter()
                 .copied()
@@ -204,8 +221,7 @@ impl OtepSession {
                 self.stop_search();
                 match parse_otn_rules(rest) {
                     Ok(r) => {
-                        self.rules = r;
-                        self.game = Game::new(self.rules.clone());
+                        self.engine.set_rules(r);
                         self.pending = None;
                         self.rejected.clear();
                     }
@@ -214,20 +230,22 @@ impl OtepSession {
                 }
             }
             "position" => {
-                self.stop_search();
-                let side = self.game.side_to_move();
+                let side = self.engine.game().side_to_move();
                 if let Err(e) = self.reset_to(rest, side) {
                     self.send(&format!("error 0 bad position: {e}"));
                 }
             }
             "side" => match side_word(rest) {
-                Some(side) if side != self.game.side_to_move() => {
-                    let record = self.game.position().setup(self.rules.size()).record();
-                    if let Err(e) = self.reset_to(&record, side) {
-                        self.send(&format!("error 0 {e}"));
+                Some(side) => {
+                    // Whatever ran was for the other side or the old board.
+                    self.stop_search();
+                    if side != self.engine.game().side_to_move() {
+                        let record = self.board_record();
+                        if let Err(e) = self.reset_to(&record, side) {
+                            self.send(&format!("error 0 {e}"));
+                        }
                     }
                 }
-                Some(_) => {}
                 None => self.send(&format!("error 0 bad side '{rest}'")),
             },
             "clock" => {
@@ -262,14 +280,14 @@ impl OtepSession {
                 }
                 let mut synced = true;
                 for m in moves.split('|').filter(|m| !m.is_empty()) {
-                    if self.game.play_str(m).is_err() {
+                    if self.engine.play_text(m).is_err() {
                         synced = false;
                         break;
                     }
                 }
                 if !synced || (!record.is_empty() && !self.same_board(record)) {
                     // Trust the host's board.
-                    let side = self.game.side_to_move();
+                    let side = self.engine.game().side_to_move();
                     if let Err(e) = self.reset_to(record, side) {
                         self.send(&format!("error 0 bad opponent-move: {e}"));
                     }
@@ -282,14 +300,15 @@ impl OtepSession {
                     self.send(&format!("error 0 bad side '{rest}'"));
                     return true;
                 };
-                if side != self.game.side_to_move() {
-                    let record = self.game.position().setup(self.rules.size()).record();
+                if side != self.engine.game().side_to_move() {
+                    let record = self.board_record();
                     if let Err(e) = self.reset_to(&record, side) {
                         self.send(&format!("error 0 {e}"));
                         return true;
                     }
                 }
-                if self.game.outcome().is_some() || self.game.legal_moves().is_empty() {
+                let game = self.engine.game();
+                if game.outcome().is_some() || game.legal_moves().is_empty() {
                     self.status("no legal move");
                     self.send("error -1 no legal move");
                     return true;
@@ -299,11 +318,12 @@ impl OtepSession {
             }
             "move" => {
                 // Our move was accepted; `rest` is the board after it.
+                self.stop_search();
                 if let Some(mv) = self.pending.take() {
-                    let _ = self.game.play(mv);
+                    let _ = self.engine.play(mv);
                 }
                 if !self.same_board(rest) {
-                    let side = self.game.side_to_move();
+                    let side = self.engine.game().side_to_move();
                     if let Err(e) = self.reset_to(rest, side) {
                         self.send(&format!("error 0 bad move acknowledgement: {e}"));
                     }
@@ -329,7 +349,7 @@ impl OtepSession {
                     .and_then(|s| s.parse().ok())
                     .unwrap_or(5)
                     .clamp(1, 3600);
-                if self.game.outcome().is_some() {
+                if self.engine.game().outcome().is_some() {
                     self.send("analysis 0");
                     return true;
                 }
@@ -351,7 +371,14 @@ impl OtepSession {
     }
 
     fn on_done(&mut self, result: SearchResult) {
-        let purpose = self.searching.take();
+        let purpose = match self.searching {
+            Some((id, purpose)) if id == result.id => {
+                self.searching = None;
+                Some(purpose)
+            }
+            // A search stopped by a later command: its result is stale.
+            _ => None,
+        };
         match purpose {
             Some(Purpose::Play) => match result.best {
                 Some(mv) => {
@@ -378,28 +405,33 @@ impl OtepSession {
     }
 }
 
-/// Runs `konakis otep` on stdin/stdout.
-pub fn run_stdio(settings: OtepSettings) {
+/// Runs `konakis otep` on stdin/stdout. Fails (before saying `hello`)
+/// when the settings cannot be applied.
+pub fn run_stdio(settings: OtepSettings) -> Result<(), String> {
+    let mut engine = Engine::new();
+    engine.set_option("Threads", Some(&settings.threads.to_string()))?;
+    engine.set_option("Hash", Some(&settings.hash_mib.to_string()))?;
     let out = Output::stdout();
     let (tx, rx) = channel::<Event>();
     if !super::spawn_stdin_reader(tx.clone(), Event::Line, Some(Event::Eof)) {
-        return;
+        return Err("cannot start the input thread".into());
     }
-    run(settings, out, tx, rx);
+    run(settings, engine, out, tx, rx);
+    Ok(())
 }
 
 /// The session loop over an event channel (stdin lines and search results).
-fn run(settings: OtepSettings, out: Output, tx: Sender<Event>, rx: Receiver<Event>) {
-    let mut engine = Engine::new();
-    let _ = engine.set_threads(settings.threads);
-    let _ = engine.set_hash(settings.hash_mib);
-    let rules = Rules::default();
+fn run(
+    settings: OtepSettings,
+    engine: Engine,
+    out: Output,
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+) {
     let mut s = OtepSession {
         out,
         settings,
         engine,
-        game: Game::new(rules.clone()),
-        rules,
         clock: None,
         pending: None,
         rejected: Vec::new(),

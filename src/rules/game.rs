@@ -1,10 +1,102 @@
 //! A game: a setup position, the moves played, and the result, with the
 //! rules that need history (repetition) and counters (ply limits).
 
-use super::notation::parse_record;
+use super::notation::{parse_record, Setup};
 use super::options::{Repetition, Rules};
 use super::position::{MoveList, Outcome, Position, Reason};
 use super::types::{Move, Side};
+use std::fmt;
+use std::str::FromStr;
+
+/// Where a game starts: the rules' start position, or any position given
+/// as a record with the side to move and the two ply counters. Text form
+/// (as in `position` commands, openings and game records): `startpos`, or
+/// `<record> <a|d> [<plies-since-capture> <ply>]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartPoint {
+    Initial,
+    Position {
+        setup: Setup,
+        side: Side,
+        plies_since_capture: u32,
+        ply: u32,
+    },
+}
+
+impl StartPoint {
+    /// Parses the words of a start point (`startpos`, or a record, a side
+    /// and optionally the two counters).
+    pub fn from_words(words: &[&str]) -> Result<StartPoint, String> {
+        let counter = |name: &str, t: &str| -> Result<u32, String> {
+            t.parse::<u32>()
+                .ok()
+                .filter(|v| *v <= super::position::MAX_COUNTER)
+                .ok_or_else(|| {
+                    format!(
+                        "bad {name} counter '{t}': expected a number from 0 to {}",
+                        super::position::MAX_COUNTER
+                    )
+                })
+        };
+        let (record, side, since, ply) = match words {
+            ["startpos"] => return Ok(StartPoint::Initial),
+            [record, side] => (record, side, 0, 0),
+            [record, side, since, ply] => (
+                record,
+                side,
+                counter("plies-since-capture", since)?,
+                counter("ply", ply)?,
+            ),
+            [] => return Err("expected 'startpos' or a position record and side".into()),
+            _ => return Err(format!(
+                "expected 'startpos' or '<record> <a|d> [<plies-since-capture> <ply>]', got '{}'",
+                words.join(" ")
+            )),
+        };
+        Ok(StartPoint::Position {
+            setup: parse_record(record)?,
+            side: side.parse()?,
+            plies_since_capture: since,
+            ply,
+        })
+    }
+
+    /// A start point at an existing position.
+    pub fn at(pos: &Position, rules: &Rules) -> StartPoint {
+        StartPoint::Position {
+            setup: pos.setup(rules.size()),
+            side: pos.side_to_move(),
+            plies_since_capture: pos.plies_since_capture,
+            ply: pos.ply,
+        }
+    }
+}
+
+impl FromStr for StartPoint {
+    type Err = String;
+    fn from_str(s: &str) -> Result<StartPoint, String> {
+        StartPoint::from_words(&s.split_whitespace().collect::<Vec<_>>())
+    }
+}
+
+impl fmt::Display for StartPoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartPoint::Initial => f.write_str("startpos"),
+            StartPoint::Position {
+                setup,
+                side,
+                plies_since_capture,
+                ply,
+            } => write!(
+                f,
+                "{} {} {plies_since_capture} {ply}",
+                setup.record(),
+                side.token()
+            ),
+        }
+    }
+}
 
 /// A game from a setup position: every position reached, and its status.
 #[derive(Clone, Debug)]
@@ -35,7 +127,39 @@ impl Game {
         game
     }
 
-    /// A game from a position record, side token and optional counters.
+    /// A game from a start point, checked against the rules: the one place
+    /// where a record, a side and counters become a game.
+    pub fn from_start(rules: Rules, start: &StartPoint) -> Result<Game, String> {
+        let pos = match start {
+            StartPoint::Initial => Position::start(&rules),
+            StartPoint::Position {
+                setup,
+                side,
+                plies_since_capture,
+                ply,
+            } => Position::from_setup(setup, *side, &rules, *plies_since_capture, *ply)?,
+        };
+        Ok(Game::from_position(rules, pos))
+    }
+
+    /// A game from a start point followed by moves given as text. An
+    /// illegal or unreadable move is named with its number.
+    pub fn from_start_and_moves<M: AsRef<str>>(
+        rules: Rules,
+        start: &StartPoint,
+        moves: &[M],
+    ) -> Result<Game, String> {
+        let mut game = Game::from_start(rules, start)?;
+        for (i, m) in moves.iter().enumerate() {
+            let m = m.as_ref();
+            game.play_str(m)
+                .map_err(|e| format!("move {} '{m}': {e}", i + 1))?;
+        }
+        Ok(game)
+    }
+
+    /// A game from a position record (rank 1 first), the side to move and
+    /// the two counters; for tests and tools.
     pub fn from_record(
         rules: Rules,
         record: &str,
@@ -43,9 +167,13 @@ impl Game {
         plies_since_capture: u32,
         ply: u32,
     ) -> Result<Game, String> {
-        let setup = parse_record(record)?;
-        let pos = Position::from_setup(&setup, side, &rules, plies_since_capture, ply)?;
-        Ok(Game::from_position(rules, pos))
+        let start = StartPoint::Position {
+            setup: parse_record(record)?,
+            side,
+            plies_since_capture,
+            ply,
+        };
+        Game::from_start(rules, &start)
     }
 
     pub fn rules(&self) -> &Rules {
@@ -137,19 +265,19 @@ impl Game {
         if !pos.has_moves(&self.rules) {
             return Some(Outcome::win(to_move.other(), Reason::NoMoves));
         }
-        if self.rules.repetition != Repetition::None && self.occurrences() >= 3 {
+        if self.rules.options().repetition != Repetition::None && self.occurrences() >= 3 {
             let mover = to_move.other();
-            return Some(match self.rules.repetition {
+            return Some(match self.rules.options().repetition {
                 Repetition::Draw | Repetition::None => Outcome::draw(Reason::Repetition),
                 Repetition::MoverLoses => Outcome::win(mover.other(), Reason::Repetition),
                 Repetition::DefendersLose => Outcome::win(Side::Attackers, Reason::Repetition),
             });
         }
-        let limit = self.rules.no_capture_limit;
+        let limit = self.rules.options().no_capture_limit;
         if limit > 0 && pos.plies_since_capture >= limit {
             return Some(Outcome::draw(Reason::NoCaptureLimit));
         }
-        let limit = self.rules.ply_limit;
+        let limit = self.rules.options().ply_limit;
         if limit > 0 && pos.ply >= limit {
             return Some(Outcome::draw(Reason::MoveLimit));
         }

@@ -10,8 +10,8 @@ pub mod position;
 pub mod tables;
 pub mod types;
 
-pub use game::Game;
+pub use game::{Game, StartPoint};
 pub use notation::{parse_record, Setup};
-pub use options::{Preset, Rules};
+pub use options::{Preset, RuleOptions, Rules};
 pub use position::{MoveList, Outcome, Position, Reason};
 pub use types::{Bitboard, Move, Piece, Side, Square};

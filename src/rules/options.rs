@@ -218,10 +218,12 @@ pub struct Masks {
     pub escape_lines: [u16; 2 * MAX_SIZE],
 }
 
-/// Every rule option of a game. Build one with [`Rules::preset`] and change
-/// options with [`Rules::set`]; the masks follow automatically.
-#[derive(Clone, Debug)]
-pub struct Rules {
+/// Every rule option of a game, as plain values: what a preset and its
+/// overrides say. A [`Rules`] is built from one only after it is checked,
+/// so a `RuleOptions` may hold a combination that cannot be played; a
+/// `Rules` never does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleOptions {
     pub preset: Preset,
     pub setup: Setup,
     pub first: Side,
@@ -245,8 +247,10 @@ pub struct Rules {
     pub no_capture_limit: u32,
     /// Draw after this many plies in total (0 = off).
     pub ply_limit: u32,
-    masks: Masks,
 }
+
+/// The largest value of `NoCaptureLimit` and `PlyLimit`.
+pub const MAX_PLY_LIMIT: u32 = 100_000;
 
 /// The names of the rule options, in the order `tei` lists them.
 pub const RULE_OPTION_NAMES: &[&str] = &[
@@ -278,22 +282,25 @@ fn parse_bool(v: &str) -> Result<bool, String> {
     }
 }
 
-impl Default for Rules {
-    fn default() -> Self {
-        Rules::preset(Preset::Tablut)
+fn parse_ply_limit(v: &str) -> Result<u32, String> {
+    match v.parse::<u32>() {
+        Ok(n) if n <= MAX_PLY_LIMIT => Ok(n),
+        _ => Err(format!(
+            "'{v}' is not a number of plies from 0 to {MAX_PLY_LIMIT}"
+        )),
     }
 }
 
-impl Rules {
-    /// The rules of a named preset (see `docs/rules.md`).
-    pub fn preset(preset: Preset) -> Rules {
+impl RuleOptions {
+    /// The options of a named preset (see `docs/rules.md`).
+    pub fn preset(preset: Preset) -> RuleOptions {
         use Hostility as H;
         let start = match preset {
             Preset::Brandubh => START_7,
             Preset::Copenhagen | Preset::Fetlar => START_11,
             _ => START_9,
         };
-        let mut r = Rules {
+        let mut r = RuleOptions {
             preset,
             setup: parse_record(start).expect("built-in start positions are valid"), // ok: constant
             first: Side::Attackers,
@@ -313,7 +320,6 @@ impl Rules {
             repetition: Repetition::MoverLoses,
             no_capture_limit: 100,
             ply_limit: 0,
-            masks: Masks::default(),
         };
         match preset {
             Preset::Tablut => {}
@@ -355,30 +361,17 @@ impl Rules {
                 }
             }
         }
-        r.recompute();
         r
     }
 
-    /// Board side length.
-    #[inline]
-    pub fn size(&self) -> usize {
-        self.setup.size
-    }
-
-    #[inline]
-    pub fn masks(&self) -> &Masks {
-        &self.masks
-    }
-
-    /// Sets one rule option by name (case-insensitive). On error nothing changes.
+    /// Sets one option by name (case-insensitive) from text. Checks the
+    /// value's form only: whether the whole set can be played is checked
+    /// when a [`Rules`] is built from it. On error nothing changes.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         let value = value.trim();
         let err = |e: String| format!("rule option {name}: {e}");
         match name.to_ascii_lowercase().as_str() {
-            "start" => {
-                let setup = parse_record(value).map_err(err)?;
-                self.setup = setup;
-            }
+            "start" => self.setup = parse_record(value).map_err(err)?,
             "firstmove" => self.first = value.parse().map_err(err)?,
             "escape" => self.escape = value.parse().map_err(err)?,
             "thronepassage" => self.throne_passage = value.parse().map_err(err)?,
@@ -406,23 +399,14 @@ impl Rules {
             "exitfort" => self.exit_fort = parse_bool(value).map_err(err)?,
             "encirclement" => self.encirclement = parse_bool(value).map_err(err)?,
             "repetition" => self.repetition = value.parse().map_err(err)?,
-            "nocapturelimit" => {
-                self.no_capture_limit = value
-                    .parse()
-                    .map_err(|_| err(format!("'{value}' is not a number of plies")))?
-            }
-            "plylimit" => {
-                self.ply_limit = value
-                    .parse()
-                    .map_err(|_| err(format!("'{value}' is not a number of plies")))?
-            }
+            "nocapturelimit" => self.no_capture_limit = parse_ply_limit(value).map_err(err)?,
+            "plylimit" => self.ply_limit = parse_ply_limit(value).map_err(err)?,
             _ => return Err(format!("unknown rule option '{name}'")),
         }
-        self.recompute();
         Ok(())
     }
 
-    /// Reads one rule option back as text, in the form [`Rules::set`] takes.
+    /// Reads one option back as text, in the form [`RuleOptions::set`] takes.
     pub fn get(&self, name: &str) -> Option<String> {
         Some(match name.to_ascii_lowercase().as_str() {
             "start" => self.setup.record(),
@@ -446,10 +430,119 @@ impl Rules {
             _ => return None,
         })
     }
+}
+
+/// A playable rule set: options that passed every check, with the masks the
+/// hot path reads computed from them. The only ways to get one are
+/// [`Rules::preset`], [`Rules::build`], [`Rules::new`] and [`Rules::set`],
+/// each of which checks, so the masks are always in step with the options
+/// and the start position is always legal.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    options: RuleOptions,
+    masks: Masks,
+}
+
+impl PartialEq for Rules {
+    fn eq(&self, other: &Rules) -> bool {
+        self.options == other.options
+    }
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules::preset(Preset::Tablut)
+    }
+}
+
+impl Rules {
+    /// The rules of a named preset (see `docs/rules.md`).
+    pub fn preset(preset: Preset) -> Rules {
+        // The presets' options are constants, checked by a test.
+        Rules::with_masks(RuleOptions::preset(preset))
+    }
+
+    /// Checks a whole set of options and builds the rules from it: the
+    /// ply limits in range, and the start position legal under the options
+    /// (no soldier where only the king may stand, the king not already on
+    /// an escape square).
+    pub fn new(options: RuleOptions) -> Result<Rules, String> {
+        for (name, v) in [
+            ("NoCaptureLimit", options.no_capture_limit),
+            ("PlyLimit", options.ply_limit),
+        ] {
+            if v > MAX_PLY_LIMIT {
+                return Err(format!(
+                    "rule option {name}: {v} is more than {MAX_PLY_LIMIT} plies"
+                ));
+            }
+        }
+        let rules = Rules::with_masks(options);
+        let setup = &rules.options.setup;
+        crate::rules::position::check_setup(setup, &rules)
+            .map_err(|e| format!("the start position {} is not legal: {e}", setup.record()))?;
+        if let Some(k) = (setup.king & rules.masks.escape).first() {
+            return Err(format!(
+                "the start position {} is not legal: the king stands on {k}, an escape square",
+                setup.record()
+            ));
+        }
+        Ok(rules)
+    }
+
+    /// A preset with named overrides applied in order: the one place where
+    /// "preset + overrides" becomes rules, for every front end. The whole
+    /// set is checked once, after the last override.
+    pub fn build<K: AsRef<str>, V: AsRef<str>>(
+        preset: Preset,
+        overrides: &[(K, V)],
+    ) -> Result<Rules, String> {
+        let mut options = RuleOptions::preset(preset);
+        for (name, value) in overrides {
+            options.set(name.as_ref(), value.as_ref())?;
+        }
+        Rules::new(options)
+    }
+
+    fn with_masks(options: RuleOptions) -> Rules {
+        let masks = Masks::compute(&options);
+        Rules { options, masks }
+    }
+
+    /// The option values.
+    #[inline]
+    pub fn options(&self) -> &RuleOptions {
+        &self.options
+    }
+
+    /// Board side length.
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.options.setup.size
+    }
+
+    #[inline]
+    pub fn masks(&self) -> &Masks {
+        &self.masks
+    }
+
+    /// Sets one rule option by name (case-insensitive) and checks the
+    /// result as [`Rules::new`] does. On error nothing changes.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let mut options = self.options.clone();
+        options.set(name, value)?;
+        *self = Rules::new(options).map_err(|e| format!("rule option {name}: {e}"))?;
+        Ok(())
+    }
+
+    /// Reads one rule option back as text, in the form [`Rules::set`] takes.
+    pub fn get(&self, name: &str) -> Option<String> {
+        self.options.get(name)
+    }
 
     /// One line naming the preset and every option.
     pub fn summary(&self) -> String {
-        let mut parts = vec![format!("preset {}", self.preset)];
+        let mut parts = vec![format!("preset {}", self.options.preset)];
         for name in RULE_OPTION_NAMES.iter().skip(1) {
             if let Some(v) = self.get(name) {
                 parts.push(format!("{name}={v}"));
@@ -457,9 +550,12 @@ impl Rules {
         }
         parts.join(" ")
     }
+}
 
-    fn recompute(&mut self) {
-        let n = self.size();
+impl Masks {
+    fn compute(options: &RuleOptions) -> Masks {
+        let o = options;
+        let n = o.setup.size;
         let mut m = Masks::default();
         for r in 0..n {
             for f in 0..n {
@@ -473,32 +569,32 @@ impl Rules {
         for (r, f) in [(0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)] {
             m.corners.set(Square::new(r, f));
         }
-        if !n.is_multiple_of(2) && self.throne {
+        if !n.is_multiple_of(2) && o.throne {
             let c = Square::new(n / 2, n / 2);
             m.throne = c.bb();
             m.throne_sq = Some(c);
         }
-        m.escape = match self.escape {
+        m.escape = match o.escape {
             Escape::Edge => m.edge,
             Escape::Corner => m.corners,
         };
-        let restricted_corners = match self.corners {
+        let restricted_corners = match o.corners {
             Corners::Plain => Bitboard::EMPTY,
             Corners::Restricted => m.corners,
         };
         m.soldier_forbidden = m.throne | restricted_corners;
-        m.soldier_walls = match self.throne_passage {
+        m.soldier_walls = match o.throne_passage {
             ThronePassage::Pass => Bitboard::EMPTY,
             ThronePassage::Wall => m.throne,
         };
         for side in [Side::Attackers, Side::Defenders] {
             let s = side.index();
-            let empty = if self.empty_throne_hostile.includes(side) {
+            let empty = if o.empty_throne_hostile.includes(side) {
                 m.throne
             } else {
                 Bitboard::EMPTY
             };
-            let occupied = if self.occupied_throne_hostile.includes(side) {
+            let occupied = if o.occupied_throne_hostile.includes(side) {
                 m.throne
             } else {
                 Bitboard::EMPTY
@@ -509,7 +605,7 @@ impl Rules {
         let sentinel = if n < MAX_SIZE { 1u16 << n } else { 0 };
         let blockers = m.soldier_walls | restricted_corners;
         let pass_only = m.throne & !m.soldier_walls;
-        let king_pass_only = if self.king_returns {
+        let king_pass_only = if o.king_returns {
             Bitboard::EMPTY
         } else {
             m.throne
@@ -550,6 +646,6 @@ impl Rules {
             }
         }
         debug_assert!(STRIDE * n <= 128);
-        self.masks = m;
+        m
     }
 }

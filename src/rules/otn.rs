@@ -7,8 +7,8 @@
 
 use super::notation::parse_record;
 use super::options::{
-    Corners, Escape, Hostility, KingArmed, KingCapture, Preset, Repetition, Rules, Shieldwall,
-    ThronePassage,
+    Corners, Escape, Hostility, KingArmed, KingCapture, Preset, Repetition, RuleOptions, Rules,
+    Shieldwall, ThronePassage,
 };
 use super::position::Position;
 use super::types::{Move, Side, Square};
@@ -105,9 +105,8 @@ pub fn parse_otn_rules(text: &str) -> Result<Rules, String> {
     }
 
     // OpenTafl's defaults (see its notation specification).
-    let mut r = Rules::preset(Preset::Copenhagen);
-    r.set("Start", &record)
-        .map_err(|e| format!("OpenTafl rules: {e}"))?;
+    let mut r = RuleOptions::preset(Preset::Copenhagen);
+    r.setup = setup;
     r.escape = Escape::Corner;
     r.encirclement = true;
     r.first = Side::Attackers;
@@ -296,10 +295,7 @@ pub fn parse_otn_rules(text: &str) -> Result<Rules, String> {
         }
         r.corners = Corners::Plain;
     }
-    // Rebuild the masks through an ordinary option change.
-    let v = r.get("FirstMove").unwrap_or_default();
-    r.set("FirstMove", &v)?;
-    Ok(r)
+    Rules::new(r).map_err(|e| format!("OpenTafl rules: {e}"))
 }
 
 fn hostility_list(h: Hostility) -> &'static str {
@@ -315,22 +311,19 @@ fn hostility_list(h: Hostility) -> &'static str {
 /// (ply limits, `defenders-lose` repetition) are approximated: the match
 /// runner adjudicates with our rules anyway.
 pub fn otn_rules_string(rules: &Rules) -> String {
+    let o = rules.options();
     let yn = |b: bool| if b { "y" } else { "n" };
     let mut parts = vec![format!("dim:{}", rules.size())];
-    parts.push(format!("name:{}", rules.preset.name()));
+    parts.push(format!("name:{}", o.preset.name()));
     parts.push(format!(
         "esc:{}",
-        if rules.escape == Escape::Corner {
-            "c"
-        } else {
-            "e"
-        }
+        if o.escape == Escape::Corner { "c" } else { "e" }
     ));
-    parts.push(format!("surf:{}", yn(rules.encirclement)));
-    parts.push(format!("atkf:{}", yn(rules.first == Side::Attackers)));
+    parts.push(format!("surf:{}", yn(o.encirclement)));
+    parts.push(format!("atkf:{}", yn(o.first == Side::Attackers)));
     parts.push(format!(
         "tfr:{}",
-        match rules.repetition {
+        match o.repetition {
             Repetition::None => "i",
             Repetition::Draw => "d",
             Repetition::MoverLoses | Repetition::DefendersLose => "w",
@@ -338,7 +331,7 @@ pub fn otn_rules_string(rules: &Rules) -> String {
     ));
     parts.push(format!(
         "ka:{}",
-        match rules.king_armed {
+        match o.king_armed {
             KingArmed::Yes => "y",
             KingArmed::No => "n",
             KingArmed::Anvil => "a",
@@ -347,55 +340,49 @@ pub fn otn_rules_string(rules: &Rules) -> String {
     ));
     parts.push(format!(
         "ks:{}",
-        match rules.king_capture {
+        match o.king_capture {
             KingCapture::Strong => "s",
             KingCapture::Weak => "w",
             KingCapture::Linnaeus => "c",
         }
     ));
-    match rules.corners {
+    match o.corners {
         Corners::Restricted => {}
-        Corners::Plain if rules.escape == Escape::Edge => parts.push("cor:".into()),
+        Corners::Plain if o.escape == Escape::Edge => parts.push("cor:".into()),
         Corners::Plain => {
             parts.push("cors:tcnkmTCNKM".into());
             parts.push("corh:".into());
         }
     }
-    if rules.throne {
+    if o.throne {
         parts.push(format!(
             "cenh:{}",
-            hostility_list(rules.occupied_throne_hostile)
+            hostility_list(o.occupied_throne_hostile)
         ));
-        parts.push(format!(
-            "cenhe:{}",
-            hostility_list(rules.empty_throne_hostile)
-        ));
+        parts.push(format!("cenhe:{}", hostility_list(o.empty_throne_hostile)));
         parts.push(format!(
             "cenp:{}",
-            if rules.throne_passage == ThronePassage::Pass {
+            if o.throne_passage == ThronePassage::Pass {
                 "tcnkmTCNKM"
             } else {
                 "K"
             }
         ));
-        parts.push(format!(
-            "cens:{}",
-            if rules.king_returns { "K" } else { "" }
-        ));
+        parts.push(format!("cens:{}", if o.king_returns { "K" } else { "" }));
     } else {
         parts.push("cen:".into());
     }
     parts.push(format!(
         "sw:{}",
-        match rules.shieldwall {
+        match o.shieldwall {
             Shieldwall::None => "n",
             Shieldwall::Weak => "w",
             Shieldwall::Strong => "s",
         }
     ));
-    parts.push(format!("efe:{}", yn(rules.exit_fort)));
-    parts.push(format!("linc:{}", yn(rules.law10)));
-    parts.push(format!("start:{}", rules.setup.record()));
+    parts.push(format!("efe:{}", yn(o.exit_fort)));
+    parts.push(format!("linc:{}", yn(o.law10)));
+    parts.push(format!("start:{}", o.setup.record()));
     parts.join(" ")
 }
 

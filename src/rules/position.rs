@@ -156,10 +156,36 @@ fn line_occupancy(bb: Bitboard) -> [u16; 2 * MAX_SIZE] {
     lines
 }
 
+/// The largest ply counter a position may be set up with; far beyond any
+/// real game, and far from `u32` wrapping.
+pub const MAX_COUNTER: u32 = 1_000_000_000;
+
+/// Whether pieces may stand as `setup` places them under `rules`: the board
+/// is the rules' size and no soldier stands where only the king may (the
+/// throne, restricted corners).
+pub(crate) fn check_setup(setup: &Setup, rules: &Rules) -> Result<(), String> {
+    if setup.size != rules.size() {
+        return Err(format!(
+            "the position is {0}x{0} but the rules' board is {1}x{1}; set the rules' Start first",
+            setup.size,
+            rules.size()
+        ));
+    }
+    let soldiers = setup.attackers | setup.defenders;
+    if let Some(sq) = (soldiers & rules.masks().soldier_forbidden).first() {
+        return Err(format!(
+            "a soldier stands on {sq}, where only the king may stand"
+        ));
+    }
+    Ok(())
+}
+
 impl Position {
     /// A position from pieces, side to move and counters. Rejects pieces
     /// standing where the rules forbid them (a soldier on the throne or a
-    /// restricted corner) and boards of the wrong size.
+    /// restricted corner), boards of the wrong size and counters beyond
+    /// [`MAX_COUNTER`]. A king already on an escape square is a finished
+    /// game, not an error.
     pub fn from_setup(
         setup: &Setup,
         side: Side,
@@ -167,20 +193,28 @@ impl Position {
         plies_since_capture: u32,
         ply: u32,
     ) -> Result<Position, String> {
-        if setup.size != rules.size() {
-            return Err(format!(
-                "the position is {0}x{0} but the rules' board is {1}x{1}; set the rules' Start first",
-                setup.size,
-                rules.size()
-            ));
+        check_setup(setup, rules)?;
+        for (name, v) in [("plies since capture", plies_since_capture), ("ply", ply)] {
+            if v > MAX_COUNTER {
+                return Err(format!("the {name} counter {v} is more than {MAX_COUNTER}"));
+            }
         }
-        let m = rules.masks();
-        let soldiers = setup.attackers | setup.defenders;
-        if let Some(sq) = (soldiers & m.soldier_forbidden).first() {
-            return Err(format!(
-                "a soldier stands on {sq}, where only the king may stand"
-            ));
-        }
+        Ok(Position::from_checked_setup(
+            setup,
+            side,
+            rules,
+            plies_since_capture,
+            ply,
+        ))
+    }
+
+    fn from_checked_setup(
+        setup: &Setup,
+        side: Side,
+        rules: &Rules,
+        plies_since_capture: u32,
+        ply: u32,
+    ) -> Position {
         let mut pos = Position {
             attackers: setup.attackers,
             defenders: setup.defenders,
@@ -195,32 +229,17 @@ impl Position {
             outcome: None,
         };
         pos.hash = pos.compute_hash();
-        if (pos.king & m.escape).any() {
+        if (pos.king & rules.masks().escape).any() {
             pos.outcome = Some(Outcome::win(Side::Defenders, Reason::KingEscaped));
         }
-        Ok(pos)
+        pos
     }
 
-    /// The start position of the rules.
+    /// The start position of the rules. [`Rules`] are checked when built,
+    /// so their start position is always legal.
     pub fn start(rules: &Rules) -> Position {
-        Position::from_setup(&rules.setup, rules.first, rules, 0, 0)
-            .unwrap_or_else(|_| Position::empty(rules.first))
-    }
-
-    fn empty(side: Side) -> Position {
-        Position {
-            attackers: Bitboard::EMPTY,
-            defenders: Bitboard::EMPTY,
-            king: Bitboard::EMPTY,
-            lines: [0; 2 * MAX_SIZE],
-            soldier_ranks: [[0; MAX_SIZE]; 2],
-            hash: 0,
-            side,
-            plies_since_capture: 0,
-            ply: 0,
-            captured: 0,
-            outcome: None,
-        }
+        let o = rules.options();
+        Position::from_checked_setup(&o.setup, o.first, rules, 0, 0)
     }
 
     /// The pieces as a [`Setup`].
@@ -519,7 +538,7 @@ impl Position {
 
     /// Whether `mv` is a legal move here.
     pub fn is_legal(&self, rules: &Rules, mv: Move) -> bool {
-        if self.outcome.is_some() || mv.is_none() {
+        if self.outcome.is_some() {
             return false;
         }
         let from = mv.from();
@@ -583,10 +602,10 @@ impl Position {
         next.toggle(kind, to);
         next.side = mover.other();
         next.hash ^= ZOBRIST_DEFENDERS_TO_MOVE;
-        next.ply = self.ply.wrapping_add(1);
+        next.ply = self.ply.saturating_add(1);
         let m = rules.masks();
 
-        let captured = if kind != Piece::King || rules.king_armed.hammer() {
+        let captured = if kind != Piece::King || rules.options().king_armed.hammer() {
             next.capture(rules, to, mover)
         } else {
             0
@@ -602,7 +621,7 @@ impl Position {
             Side::Defenders => {
                 if kind == Piece::King && m.escape.has(to) {
                     Some(Outcome::win(Side::Defenders, Reason::KingEscaped))
-                } else if rules.exit_fort && next.is_exit_fort(rules) {
+                } else if rules.options().exit_fort && next.is_exit_fort(rules) {
                     Some(Outcome::win(Side::Defenders, Reason::ExitFort))
                 } else {
                     None
@@ -611,7 +630,7 @@ impl Position {
             Side::Attackers => {
                 if next.king_captured_by(rules, to) {
                     Some(Outcome::win(Side::Attackers, Reason::KingCaptured))
-                } else if rules.encirclement && next.is_encircled(rules) {
+                } else if rules.options().encirclement && next.is_encircled(rules) {
                     Some(Outcome::win(Side::Attackers, Reason::Encircled))
                 } else {
                     None
@@ -637,7 +656,7 @@ impl Position {
             Side::Defenders => (
                 self.attackers,
                 Piece::Attacker,
-                if rules.king_armed.anvil() {
+                if rules.options().king_armed.anvil() {
                     self.defenders | self.king
                 } else {
                     self.defenders
@@ -645,7 +664,7 @@ impl Position {
             ),
         };
         let mut anvils = friends | hostile;
-        if rules.law10 && mover == Side::Attackers && king_on_throne {
+        if rules.options().law10 && mover == Side::Attackers && king_on_throne {
             // Law 10: with attackers on three sides of the king on his
             // throne, the occupied throne is an anvil against the defender
             // on the fourth side.
@@ -663,7 +682,7 @@ impl Position {
                 taken |= victim;
             }
         }
-        if rules.shieldwall != Shieldwall::None && m.edge.has(to) {
+        if rules.options().shieldwall != Shieldwall::None && m.edge.has(to) {
             taken |= self.shieldwall_captures(rules, to, mover, friends) & enemies;
         }
         if taken.any() {
@@ -686,7 +705,7 @@ impl Position {
             Side::Attackers => self.defenders | self.king,
             Side::Defenders => self.attackers,
         };
-        let corner_brackets = if rules.shieldwall == Shieldwall::Strong {
+        let corner_brackets = if rules.options().shieldwall == Shieldwall::Strong {
             m.corners & m.hostile_throne_empty[mover.other().index()]
         } else {
             Bitboard::EMPTY
@@ -740,7 +759,7 @@ impl Position {
             around.count() == 4 && (around & !(self.attackers | extra)).is_empty()
         };
         let throne_empty = m.throne & !self.king;
-        match rules.king_capture {
+        match rules.options().king_capture {
             KingCapture::Strong => surround(throne_empty),
             KingCapture::Linnaeus if (kb & m.throne).any() => surround(Bitboard::EMPTY),
             KingCapture::Linnaeus if (around & m.throne).any() => surround(m.throne),
@@ -818,7 +837,7 @@ impl Position {
                         || (pb & protector).any()
                 };
                 let mut ok = axis_ok(NORTH, SOUTH) && axis_ok(EAST, WEST);
-                if ok && rules.shieldwall != Shieldwall::None && m.edge.has(d) {
+                if ok && rules.options().shieldwall != Shieldwall::None && m.edge.has(d) {
                     let inward = db.neighbours(m.board) & !m.edge;
                     ok = inward.is_empty() || (inward & protector).any();
                 }

@@ -7,6 +7,7 @@
 //! board size; squares beyond the board's size are simply never set.
 
 use std::fmt;
+use std::num::NonZeroU16;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 /// Distance between two ranks in a square index.
@@ -96,10 +97,12 @@ pub struct Square(u8);
 impl Square {
     #[inline]
     pub const fn new(rank: usize, file: usize) -> Square {
+        debug_assert!(rank < MAX_SIZE && file < MAX_SIZE);
         Square((rank * STRIDE + file) as u8)
     }
     #[inline]
     pub const fn from_index(index: usize) -> Square {
+        debug_assert!(index < NUM_SQUARES);
         Square(index as u8)
     }
     #[inline]
@@ -287,37 +290,57 @@ impl fmt::Debug for Bitboard {
     }
 }
 
-/// A move from one square to another. Zero is never a real move
-/// (a piece cannot move to its own square), so it serves as "no move".
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Move(u16);
+/// A move from one square to another: `from | to << 7 | MOVE_TAG`. The tag
+/// bit makes every move non-zero, so `Option<Move>` is as small as a move
+/// and "no move" is `None`, never a sentinel.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move(NonZeroU16);
+
+/// Set in every move's raw value.
+const MOVE_TAG: u16 = 1 << 14;
+
+const _: () = assert!(std::mem::size_of::<Option<Move>>() == 2);
 
 impl Move {
-    pub const NONE: Move = Move(0);
-
     #[inline]
     pub const fn new(from: Square, to: Square) -> Move {
-        Move((from.0 as u16) | ((to.0 as u16) << 7))
+        debug_assert!(from.0 != to.0 && (from.0 as usize) < NUM_SQUARES);
+        debug_assert!((to.0 as usize) < NUM_SQUARES);
+        let raw = (from.0 as u16) | ((to.0 as u16) << 7) | MOVE_TAG;
+        match NonZeroU16::new(raw) {
+            Some(v) => Move(v),
+            None => unreachable!(), // ok: the tag bit is set
+        }
     }
     #[inline]
     pub const fn from(self) -> Square {
-        Square((self.0 & 0x7f) as u8)
+        Square((self.0.get() & 0x7f) as u8)
     }
     #[inline]
     pub const fn to(self) -> Square {
-        Square((self.0 >> 7) as u8)
+        Square(((self.0.get() >> 7) & 0x7f) as u8)
     }
-    #[inline]
-    pub const fn is_none(self) -> bool {
-        self.0 == 0
-    }
+    /// The move as 16 bits (never 0), for packing into tables.
     #[inline]
     pub const fn raw(self) -> u16 {
-        self.0
+        self.0.get()
     }
+    /// A move back from [`Move::raw`]; `None` for 0 or anything that is not
+    /// a move's raw value.
     #[inline]
-    pub const fn from_raw(raw: u16) -> Move {
-        Move(raw)
+    pub const fn from_raw(raw: u16) -> Option<Move> {
+        let from = (raw & 0x7f) as usize;
+        let to = ((raw >> 7) & 0x7f) as usize;
+        if raw & !0x7fff != 0 || raw & MOVE_TAG == 0 || from == to {
+            return None;
+        }
+        if from >= NUM_SQUARES || to >= NUM_SQUARES {
+            return None;
+        }
+        match NonZeroU16::new(raw) {
+            Some(v) => Some(Move(v)),
+            None => None,
+        }
     }
 
     /// Parses `e1-e3` or `e1e3` (capture annotations such as `xe4` after
@@ -348,11 +371,7 @@ impl Move {
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_none() {
-            write!(f, "(none)")
-        } else {
-            write!(f, "{}-{}", self.from(), self.to())
-        }
+        write!(f, "{}-{}", self.from(), self.to())
     }
 }
 
@@ -362,26 +381,25 @@ impl fmt::Debug for Move {
     }
 }
 
-/// The four orthogonal directions as square-index offsets with their
-/// rank/file steps.
-pub const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-
-/// The square one step from `sq` in direction `(dr, df)` on a board of side
-/// `size`, if it is on the board.
-#[inline]
-pub fn step(sq: Square, (dr, df): (isize, isize), size: usize) -> Option<Square> {
-    let r = sq.rank() as isize + dr;
-    let f = sq.file() as isize + df;
-    if r < 0 || f < 0 || r >= size as isize || f >= size as isize {
-        None
-    } else {
-        Some(Square::new(r as usize, f as usize))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moves_round_trip_through_raw() {
+        for from in 0..NUM_SQUARES {
+            for to in [0, 5, 60, NUM_SQUARES - 1] {
+                if from == to {
+                    continue;
+                }
+                let mv = Move::new(Square::from_index(from), Square::from_index(to));
+                assert_eq!(Move::from_raw(mv.raw()), Some(mv));
+                assert_eq!((mv.from().index(), mv.to().index()), (from, to));
+            }
+        }
+        assert_eq!(Move::from_raw(0), None);
+        assert_eq!(Move::from_raw(5), None);
+    }
 
     #[test]
     fn rank_and_file_hold_both_lines() {

@@ -9,7 +9,7 @@ pub mod player;
 pub mod record;
 pub mod stats;
 
-use crate::rules::{Game, Move, MoveList, Position, Preset, Rules, Side};
+use crate::rules::{Game, Move, Position, Preset, Rules, Side, StartPoint};
 use crate::search::{Engine, Limits, WIN_BOUND};
 use player::{EngineSpec, Failure, Player, Proto};
 use rand::rngs::StdRng;
@@ -91,29 +91,17 @@ pub struct MatchConfig {
 
 impl MatchConfig {
     pub fn rules(&self) -> Result<Rules, String> {
-        let mut r = Rules::preset(self.variant);
-        for (k, v) in &self.overrides {
-            r.set(k, v)?;
-        }
-        Ok(r)
+        Rules::build(self.variant, &self.overrides)
     }
 }
 
 /// An opening: a start position and moves from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
-    /// Record, side and counters: `/…/ a 0 0`.
-    pub start: String,
+    /// Written out as a record, side and counters (`/…/ a 0 0`), so that a
+    /// game record stands on its own.
+    pub start: StartPoint,
     pub moves: Vec<String>,
-}
-
-fn start_text(pos: &Position, rules: &Rules) -> String {
-    format!(
-        "{} {} {}",
-        pos.record(rules),
-        pos.plies_since_capture,
-        pos.ply
-    )
 }
 
 /// Random openings of `plies` plies from the start, kept only when a short
@@ -127,7 +115,7 @@ pub fn random_openings(
     let mut rng = StdRng::seed_from_u64(seed);
     let mut engine = Engine::new();
     engine.set_hash(4)?;
-    let start = Position::start(rules);
+    let start = StartPoint::at(&Position::start(rules), rules);
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     let mut tries = 0;
@@ -155,12 +143,13 @@ pub fn random_openings(
         {
             continue;
         }
-        let verdict = engine.search(&game, Limits::depth(3));
+        engine.set_game(game);
+        let verdict = engine.search(Limits::depth(3));
         if verdict.score.abs() >= WIN_BOUND {
             continue;
         }
         out.push(Opening {
-            start: start_text(&start, rules),
+            start: start.clone(),
             moves,
         });
     }
@@ -171,38 +160,22 @@ pub fn random_openings(
 /// `startpos [moves m…]` or a bare move list; `#` starts a comment.
 pub fn file_openings(rules: &Rules, path: &str) -> Result<Vec<Opening>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("--openings {path}: {e}"))?;
-    let start = start_text(&Position::start(rules), rules);
+    let start = StartPoint::at(&Position::start(rules), rules);
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let (head, moves) = match line.split_once("moves") {
+        let (head, moves): (&str, Vec<String>) = match line.split_once("moves") {
             Some((h, m)) => (h.trim(), m.split_whitespace().map(String::from).collect()),
-            None if line.starts_with('/') => (line, Vec::new()),
-            None if line == "startpos" => ("startpos", Vec::new()),
-            None => (
-                "startpos",
-                line.split_whitespace()
-                    .map(String::from)
-                    .collect::<Vec<_>>(),
-            ),
+            None if line.starts_with('/') || line == "startpos" => (line, Vec::new()),
+            None => ("", line.split_whitespace().map(String::from).collect()),
         };
-        let opening_start = if head == "startpos" || head.is_empty() {
-            start.clone()
-        } else {
-            let parts: Vec<&str> = head.split_whitespace().collect();
-            match parts.as_slice() {
-                [r, s] => format!("{r} {s} 0 0"),
-                [r, s, a, b] => format!("{r} {s} {a} {b}"),
-                _ => {
-                    return Err(format!(
-                        "{path}:{}: expected '<record> <a|d> [<since> <ply>]'",
-                        i + 1
-                    ))
-                }
-            }
+        let opening_start = match head {
+            "" | "startpos" => start.clone(),
+            _ => StartPoint::from_words(&head.split_whitespace().collect::<Vec<_>>())
+                .map_err(|e| format!("{path}:{}: {e}", i + 1))?,
         };
         let opening = Opening {
             start: opening_start,
@@ -220,20 +193,7 @@ pub fn file_openings(rules: &Rules, path: &str) -> Result<Vec<Opening>, String> 
 
 /// The game after an opening's moves.
 pub fn opening_game(rules: &Rules, opening: &Opening) -> Result<Game, String> {
-    let parts: Vec<&str> = opening.start.split_whitespace().collect();
-    let [record, side, since, ply] = parts.as_slice() else {
-        return Err(format!("bad opening start '{}'", opening.start));
-    };
-    let mut game = Game::from_record(
-        rules.clone(),
-        record,
-        side.parse()?,
-        since.parse().map_err(|_| "bad counter")?,
-        ply.parse().map_err(|_| "bad counter")?,
-    )?;
-    for m in &opening.moves {
-        game.play_str(m)?;
-    }
+    let game = Game::from_start_and_moves(rules.clone(), &opening.start, &opening.moves)?;
     if let Some(o) = game.outcome() {
         return Err(format!("the opening ends the game ({o})"));
     }
@@ -312,12 +272,7 @@ fn play_game(
         let start = Instant::now();
         let answer = match player.spec.proto {
             Proto::Tei => {
-                let parts: Vec<&str> = opening.start.split_whitespace().collect();
-                let position = format!(
-                    "position {} moves {}",
-                    parts.join(" "),
-                    move_texts.join(" ")
-                );
+                let position = format!("position {} moves {}", opening.start, move_texts.join(" "));
                 let (go, timeout) = match cfg.tc {
                     TimeControl::Clock { inc, .. } => (
                         format!(
@@ -759,11 +714,4 @@ pub fn report(cfg: &MatchConfig, outcome: &MatchOutcome) -> String {
     let reasons: Vec<String> = t.reasons.iter().map(|(r, c)| format!("{r} {c}")).collect();
     s.push_str(&format!("  end reasons: {}\n", reasons.join(", ")));
     s
-}
-
-/// Legal moves of a position as text, for protocol clients.
-pub fn legal_texts(pos: &Position, rules: &Rules) -> Vec<String> {
-    let mut list = MoveList::new();
-    pos.generate_moves(rules, &mut list);
-    list.iter().map(|m| m.to_string()).collect()
 }

@@ -13,7 +13,7 @@
 //! `move-limit`) or an adjudication (`time`, `crash`, `illegal-move`,
 //! `stall`). An illegal move's text follows as `| illegal <text>`.
 
-use crate::rules::{Game, Preset, Reason, Rules, Side};
+use crate::rules::{Game, Preset, Reason, Rules, Side, StartPoint};
 use std::fmt;
 
 /// Why a match game ended.
@@ -60,7 +60,7 @@ pub struct GameRecord {
     pub variant: Preset,
     pub overrides: Vec<(String, String)>,
     /// Record, side token and counters: `/…/ a 0 0`.
-    pub start: String,
+    pub start: StartPoint,
     pub attackers: String,
     pub defenders: String,
     pub winner: Option<Side>,
@@ -111,7 +111,7 @@ impl GameRecord {
             number: 0,
             variant: Preset::Tablut,
             overrides: Vec::new(),
-            start: String::new(),
+            start: StartPoint::Initial,
             attackers: String::new(),
             defenders: String::new(),
             winner: None,
@@ -138,7 +138,7 @@ impl GameRecord {
                         }
                     }
                 }
-                "start" => rec.start = value.to_string(),
+                "start" => rec.start = value.parse().map_err(|e| format!("bad start: {e}"))?,
                 "attackers" => rec.attackers = value.to_string(),
                 "defenders" => rec.defenders = value.to_string(),
                 "result" => {
@@ -153,7 +153,8 @@ impl GameRecord {
                 "moves" => {
                     for m in value.split_whitespace() {
                         let (mv, t) = m.split_once(':').unwrap_or((m, "0"));
-                        rec.moves.push((mv.to_string(), t.parse().unwrap_or(0)));
+                        let ms = t.parse().map_err(|_| format!("bad move time in '{m}'"))?;
+                        rec.moves.push((mv.to_string(), ms));
                     }
                 }
                 "illegal" => rec.illegal = Some(value.to_string()),
@@ -179,7 +180,7 @@ impl GameRecord {
             crate::rules::otn::otn_rules_string(rules)
         );
         let start = game.setup_position();
-        if start.setup(rules.size()) != rules.setup {
+        if start.setup(rules.size()) != rules.options().setup {
             out.push_str(&start.setup(rules.size()).record());
             out.push('\n');
         }
@@ -211,21 +212,9 @@ impl GameRecord {
     /// rule result must come out the same; an adjudicated game must still be
     /// in play after its moves.
     pub fn replay(&self) -> Result<Game, String> {
-        let mut rules = Rules::preset(self.variant);
-        for (k, v) in &self.overrides {
-            rules.set(k, v)?;
-        }
-        let parts: Vec<&str> = self.start.split_whitespace().collect();
-        let (record, side, since, ply) = match parts.as_slice() {
-            [r, s, a, b] => (*r, *s, a.parse().unwrap_or(0), b.parse().unwrap_or(0)),
-            [r, s] => (*r, *s, 0, 0),
-            _ => return Err(format!("bad start '{}'", self.start)),
-        };
-        let mut game = Game::from_record(rules, record, side.parse()?, since, ply)?;
-        for (i, (m, _)) in self.moves.iter().enumerate() {
-            game.play_str(m)
-                .map_err(|e| format!("move {} {m}: {e}", i + 1))?;
-        }
+        let rules = Rules::build(self.variant, &self.overrides)?;
+        let moves: Vec<&str> = self.moves.iter().map(|(m, _)| m.as_str()).collect();
+        let game = Game::from_start_and_moves(rules, &self.start, &moves)?;
         match (self.reason, game.outcome()) {
             (EndReason::Rule(r), Some(o)) if o.reason == r && o.winner == self.winner => Ok(game),
             (EndReason::Rule(_), other) => Err(format!(

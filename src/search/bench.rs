@@ -4,7 +4,7 @@
 //! differently.
 
 use super::{Engine, Limits};
-use crate::rules::{Game, Preset, Rules, Side};
+use crate::rules::{parse_record, Preset, Rules, Side, StartPoint};
 use std::time::{Duration, Instant};
 
 /// Default bench depth.
@@ -160,16 +160,22 @@ pub fn run_with(
     let mut total = 0;
     let mut time = Duration::ZERO;
     for (i, &(preset, record, side)) in POSITIONS.iter().enumerate() {
-        let rules = Rules::preset(preset);
-        let game = if record == "start" {
-            Game::new(rules)
+        engine.set_rules(Rules::preset(preset));
+        let start = if record == "start" {
+            StartPoint::Initial
         } else {
-            Game::from_record(rules, record, side, 0, 0)?
+            StartPoint::Position {
+                setup: parse_record(record)?,
+                side,
+                plies_since_capture: 0,
+                ply: 0,
+            }
         };
-        engine.clear();
-        let start = Instant::now();
-        let result = engine.search(&game, Limits::depth(depth));
-        let elapsed = start.elapsed();
+        engine.set_position::<&str>(&start, &[])?;
+        engine.clear_hash();
+        let started = Instant::now();
+        let result = engine.search(Limits::depth(depth));
+        let elapsed = started.elapsed();
         total += result.nodes;
         time += elapsed;
         each(&BenchLine {

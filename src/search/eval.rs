@@ -69,7 +69,7 @@ pub const LARGE_CORNER_WEIGHTS: Weights = Weights {
 
 /// The weights for a rule set.
 pub fn weights_for(rules: &Rules) -> &'static Weights {
-    match rules.escape {
+    match rules.options().escape {
         Escape::Edge => &EDGE_WEIGHTS,
         Escape::Corner if rules.size() >= 11 => &LARGE_CORNER_WEIGHTS,
         Escape::Corner => &WEIGHTS,
@@ -119,7 +119,7 @@ fn distance_to_escape(k: Square, rules: &Rules) -> i32 {
     let n = rules.size() as i32;
     let r = k.rank() as i32;
     let f = k.file() as i32;
-    match rules.escape {
+    match rules.options().escape {
         Escape::Edge => r.min(f).min(n - 1 - r).min(n - 1 - f),
         Escape::Corner => r.min(n - 1 - r) + f.min(n - 1 - f),
     }
@@ -160,7 +160,7 @@ pub fn breakdown(pos: &Position, rules: &Rules) -> Breakdown {
         second |= pos.escapes_from(rules, s);
     }
     b.two_move_escapes = (second & !roads).count().min(4) as i32 * w.two_move_escape;
-    if rules.escape == Escape::Corner {
+    if rules.options().escape == Escape::Corner {
         // Attackers on the squares diagonally in front of each corner.
         // The diagonal wall in front of each corner: c1, b2, a3 and the
         // like (on 7x7, only b2: the wider wall measured worse there).
@@ -180,7 +180,7 @@ pub fn breakdown(pos: &Position, rules: &Rules) -> Breakdown {
         }
         b.blockade = -((pos.attackers() & guards).count() as i32) * w.corner_guard;
     }
-    let pressure = w.king_pressure[match rules.king_capture {
+    let pressure = w.king_pressure[match rules.options().king_capture {
         KingCapture::Weak => 0,
         KingCapture::Linnaeus => 1,
         KingCapture::Strong => 2,

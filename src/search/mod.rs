@@ -1,16 +1,24 @@
 //! The engine: evaluation, transposition table, search threads (Lazy SMP
-//! on a dedicated rayon pool) and time management, behind an API with a
-//! non-blocking `go`/`stop` and callbacks for `info` and the best move.
-//! Protocols (tei, OTEP) and the match runner all sit on this API.
+//! on a dedicated rayon pool) and time management, behind one API that
+//! owns the rules, the game and the options. `go` returns at once;
+//! progress and the result come back through callbacks. Every front end
+//! (tei, OTEP, the match runner's openings, perft, bench) sets rules,
+//! positions and options through it, so each is checked in one place.
 
 pub mod bench;
 pub mod eval;
+pub mod params;
 mod searcher;
+pub mod settings;
 pub mod time;
 pub mod tt;
 
-use crate::rules::{Game, Move, Position, Rules, Side};
+use crate::rules::otn::parse_otn_rules;
+use crate::rules::perft::{divide, perft_with, Counting};
+use crate::rules::{Game, Move, MoveList, Position, Preset, Rules, StartPoint};
 use searcher::{SearchSetup, Searcher, Shared};
+use settings::{parse_check, parse_spin};
+pub use settings::{Features, OptionInfo, OptionKind, Settings};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -27,58 +35,6 @@ pub const MAX_PLY: usize = 128;
 /// The draw score before contempt.
 const DRAW_VALUE_BASE: i32 = 0;
 
-/// Search features that can be switched off (to measure what each is worth).
-#[derive(Clone, Copy, Debug)]
-pub struct Features {
-    pub null_move: bool,
-    pub lmr: bool,
-    pub aspiration: bool,
-    pub quiescence: bool,
-    /// Reverse futility pruning: a shallow node whose static evaluation
-    /// beats beta by a margin per ply is cut without searching.
-    pub futility: bool,
-    /// Late-move pruning: near the leaves, late quiet moves are skipped.
-    pub late_move_pruning: bool,
-}
-
-impl Default for Features {
-    fn default() -> Self {
-        Features {
-            null_move: true,
-            lmr: true,
-            aspiration: true,
-            quiescence: true,
-            futility: true,
-            late_move_pruning: true,
-        }
-    }
-}
-
-/// Engine settings a user can change.
-#[derive(Clone, Debug)]
-pub struct EngineOptions {
-    pub threads: usize,
-    pub hash_mib: usize,
-    pub move_overhead: Duration,
-    pub multipv: usize,
-    /// Centi-soldiers the engine gives up to avoid a draw (negative: seeks draws).
-    pub contempt: i32,
-    pub features: Features,
-}
-
-impl Default for EngineOptions {
-    fn default() -> Self {
-        EngineOptions {
-            threads: 1,
-            hash_mib: 64,
-            move_overhead: Duration::from_millis(30),
-            multipv: 1,
-            contempt: 0,
-            features: Features::default(),
-        }
-    }
-}
-
 /// One progress report of the main search thread.
 #[derive(Clone, Debug)]
 pub struct Info {
@@ -87,6 +43,7 @@ pub struct Info {
     pub multipv: usize,
     /// Centi-soldiers for the side to move, or a win/loss (see [`score_text`]).
     pub score: i32,
+    /// `Some` when an aspiration window failed: the score is only a bound.
     pub bound: Option<tt::Bound>,
     pub nodes: u64,
     pub nps: u64,
@@ -95,9 +52,15 @@ pub struct Info {
     pub pv: Vec<Move>,
 }
 
+/// Which search a result belongs to: every `go` gets a new one, so a
+/// front end can tell the current search's result from a stopped one's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SearchId(pub u64);
+
 /// The outcome of a search.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
+    pub id: SearchId,
     /// `None` when the game is over or the side to move has no legal move.
     pub best: Option<Move>,
     pub ponder: Option<Move>,
@@ -121,17 +84,26 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
-type InfoCallback = Box<dyn FnMut(&Info) + Send>;
-type DoneCallback = Box<dyn FnOnce(&SearchResult) + Send>;
+pub type InfoCallback = Box<dyn FnMut(&Info) + Send>;
+pub type DoneCallback = Box<dyn FnOnce(&SearchResult) + Send>;
 
-/// The engine: owns the transposition table and the thread pool.
+/// A search running on its controller thread.
+struct Running {
+    shared: Arc<Shared>,
+    handle: JoinHandle<SearchResult>,
+}
+
+/// The engine: owns the rules, the game, the options, the transposition
+/// table (allocated when first needed) and the thread pool.
 pub struct Engine {
-    pub options: EngineOptions,
-    tt: Arc<TranspositionTable>,
+    settings: Settings,
+    rules: Rules,
+    game: Game,
+    tt: Option<Arc<TranspositionTable>>,
     pool: Arc<rayon::ThreadPool>,
     pool_threads: usize,
-    shared: Option<Arc<Shared>>,
-    running: Option<JoinHandle<SearchResult>>,
+    running: Option<Running>,
+    searches: u64,
 }
 
 fn build_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
@@ -150,181 +122,365 @@ impl Default for Engine {
 }
 
 impl Engine {
+    /// An engine with default options, playing tablut from the start.
     pub fn new() -> Engine {
-        let options = EngineOptions::default();
-        let pool = build_pool(options.threads).unwrap_or_else(|_| {
+        let settings = Settings::default();
+        let pool = build_pool(settings.threads).unwrap_or_else(|_| {
             // One thread can always be had; fall back silently.
             build_pool(1).unwrap_or_else(|e| panic!("no search thread: {e}")) // ok: the OS refuses all threads
         });
+        let rules = Rules::default();
         Engine {
-            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
+            game: Game::new(rules.clone()),
+            rules,
+            tt: None,
             pool: Arc::new(pool),
-            pool_threads: options.threads,
-            options,
-            shared: None,
+            pool_threads: settings.threads,
+            settings,
             running: None,
+            searches: 0,
         }
+    }
+
+    // ----- options -----
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Every option with its type and current value, engine settings first,
+    /// then the rules.
+    pub fn option_table(&self) -> Vec<OptionInfo> {
+        settings::option_table(&self.settings, &self.rules)
+    }
+
+    /// Sets an option by name (case-insensitive), checking its value. A
+    /// running search is stopped first. Rule options (`Variant`,
+    /// `OpenTaflRules` and each rule) reset the game to the new rules' start
+    /// position. On error nothing changes.
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        self.stop_and_wait();
+        let lower = name.to_ascii_lowercase();
+        if lower == "clear hash" {
+            self.clear_hash();
+            return Ok(());
+        }
+        let value = value
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| format!("option {name} needs a value"))?;
+        let f = &mut self.settings.features;
+        match lower.as_str() {
+            "threads" => {
+                let n = parse_spin(name, value, 1, settings::MAX_THREADS as i64)?;
+                self.set_threads(n as usize)?;
+            }
+            "hash" => {
+                let n = parse_spin(name, value, 1, settings::MAX_HASH_MIB as i64)?;
+                self.set_hash(n as usize)?;
+            }
+            "moveoverhead" => {
+                let n = parse_spin(name, value, 0, settings::MAX_MOVE_OVERHEAD_MS as i64)?;
+                self.settings.move_overhead = Duration::from_millis(n as u64);
+            }
+            "multipv" => {
+                self.settings.multipv =
+                    parse_spin(name, value, 1, settings::MAX_MULTIPV as i64)? as usize
+            }
+            "ponder" => self.settings.ponder = parse_check(name, value)?,
+            "contempt" => {
+                let max = settings::MAX_CONTEMPT as i64;
+                self.settings.contempt = parse_spin(name, value, -max, max)? as i32
+            }
+            "nullmove" => f.null_move = parse_check(name, value)?,
+            "lmr" => f.lmr = parse_check(name, value)?,
+            "aspiration" => f.aspiration = parse_check(name, value)?,
+            "quiescence" => f.quiescence = parse_check(name, value)?,
+            "futility" => f.futility = parse_check(name, value)?,
+            "lmp" => f.late_move_pruning = parse_check(name, value)?,
+            "variant" => {
+                let preset: Preset = value.parse().map_err(|e| format!("option Variant: {e}"))?;
+                self.set_rules(Rules::preset(preset));
+            }
+            "opentaflrules" => self.set_rules(parse_otn_rules(value)?),
+            _ => {
+                if self.rules.get(name).is_none() {
+                    return Err(format!("unknown option '{name}'"));
+                }
+                let mut rules = self.rules.clone();
+                rules.set(name, value)?;
+                self.set_rules(rules);
+            }
+        }
+        Ok(())
     }
 
     /// Sets the number of search threads (1 to 256).
     pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
-        if !(1..=256).contains(&threads) {
-            return Err(format!("Threads must be 1 to 256, not {threads}"));
+        if !(1..=settings::MAX_THREADS).contains(&threads) {
+            return Err(format!(
+                "Threads must be 1 to {}, not {threads}",
+                settings::MAX_THREADS
+            ));
         }
-        self.wait();
+        self.stop_and_wait();
         if threads != self.pool_threads {
             self.pool = Arc::new(build_pool(threads)?);
             self.pool_threads = threads;
         }
-        self.options.threads = threads;
+        self.settings.threads = threads;
         Ok(())
     }
 
     /// Resizes (and clears) the transposition table.
     pub fn set_hash(&mut self, mib: usize) -> Result<(), String> {
-        if !(1..=65536).contains(&mib) {
-            return Err(format!("Hash must be 1 to 65536 MiB, not {mib}"));
+        if !(1..=settings::MAX_HASH_MIB).contains(&mib) {
+            return Err(format!(
+                "Hash must be 1 to {} MiB, not {mib}",
+                settings::MAX_HASH_MIB
+            ));
         }
-        self.wait();
+        self.stop_and_wait();
         // Free the old table first, so that resizing needs no room for both.
-        self.tt = Arc::new(TranspositionTable::new(1));
+        let had_table = self.tt.take().is_some();
         match TranspositionTable::try_new(mib) {
-            Ok(t) => self.tt = Arc::new(t),
+            Ok(t) => self.tt = Some(Arc::new(t)),
             Err(e) => {
-                self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
+                if had_table {
+                    self.tt = Some(Arc::new(TranspositionTable::new(self.settings.hash_mib)));
+                }
                 return Err(e);
             }
         }
-        self.options.hash_mib = mib;
+        self.settings.hash_mib = mib;
         Ok(())
     }
 
-    /// Forgets everything learnt (new game).
-    pub fn clear(&mut self) {
-        self.wait();
-        self.tt.clear();
-    }
-
-    pub fn is_searching(&self) -> bool {
-        self.running.as_ref().is_some_and(|h| !h.is_finished())
-    }
-
-    /// Starts a search and returns at once. `on_info` receives progress from
-    /// the main thread; `on_done` receives the result once the search ends
-    /// (by its limits or by [`Engine::stop`]). A search already running is
-    /// stopped first.
-    pub fn go(
-        &mut self,
-        game: &Game,
-        limits: Limits,
-        on_info: InfoCallback,
-        on_done: DoneCallback,
-    ) {
-        self.stop();
-        self.wait();
-        // Infinite and ponder searches answer only after stop (or ponderhit).
-        let hold = limits.ponder || limits.infinite;
-        let shared = Arc::new(Shared::new(self.tt.clone(), hold));
-        self.shared = Some(shared.clone());
-        let setup = self.setup_for(game, &limits);
-        let pool = self.pool.clone();
-        let handle = std::thread::Builder::new()
-            .name("konakis-controller".into())
-            .spawn(move || {
-                let result = run_search(&pool, &setup, &shared, on_info);
-                on_done(&result);
-                result
-            });
-        match handle {
-            Ok(h) => self.running = Some(h),
-            Err(_) => {
-                self.running = None;
-            }
+    /// Empties the transposition table.
+    pub fn clear_hash(&mut self) {
+        self.stop_and_wait();
+        if let Some(t) = &self.tt {
+            t.clear();
         }
     }
 
-    /// Runs a search to its end and returns the result (for bench, matches
-    /// and tests).
-    pub fn search(&mut self, game: &Game, limits: Limits) -> SearchResult {
-        self.search_with(game, limits, |_| {})
+    // ----- rules and game -----
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    /// New rules; the game restarts from their start position.
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.stop_and_wait();
+        self.game = Game::new(rules.clone());
+        self.rules = rules;
+    }
+
+    /// A new game: the table is cleared and the game restarts.
+    pub fn new_game(&mut self) {
+        self.clear_hash();
+        self.game = Game::new(self.rules.clone());
+    }
+
+    /// Sets up the game from a start point and moves (as text), under the
+    /// current rules. On error (a bad position, an illegal move, named with
+    /// its number) the game is unchanged.
+    pub fn set_position<M: AsRef<str>>(
+        &mut self,
+        start: &StartPoint,
+        moves: &[M],
+    ) -> Result<(), String> {
+        self.stop_and_wait();
+        self.game = Game::from_start_and_moves(self.rules.clone(), start, moves)?;
+        Ok(())
+    }
+
+    /// Takes over a game built elsewhere, with its rules.
+    pub fn set_game(&mut self, game: Game) {
+        self.stop_and_wait();
+        self.rules = game.rules().clone();
+        self.game = game;
+    }
+
+    /// Plays one move in the current game. On error nothing changes.
+    pub fn play(&mut self, mv: Move) -> Result<(), String> {
+        self.stop_and_wait();
+        self.game.play(mv)
+    }
+
+    /// Plays one move given as text (`e1-e3`). On error nothing changes.
+    pub fn play_text(&mut self, text: &str) -> Result<Move, String> {
+        self.stop_and_wait();
+        self.game.play_str(text)
+    }
+
+    /// Leaf counts per legal move of the current position (perft divide).
+    pub fn perft(&self, depth: u32, counting: Counting) -> Vec<(Move, u64)> {
+        divide(self.game.position(), &self.rules, depth, counting)
+    }
+
+    /// The leaf count of the current position at `depth`.
+    pub fn perft_count(&self, depth: u32, counting: Counting) -> u64 {
+        perft_with(self.game.position(), &self.rules, depth, counting)
+    }
+
+    /// The evaluation's terms for the current position.
+    pub fn evaluation(&self) -> eval::Breakdown {
+        eval::breakdown(self.game.position(), &self.rules)
+    }
+
+    // ----- searching -----
+
+    fn table(&mut self) -> Arc<TranspositionTable> {
+        let hash_mib = self.settings.hash_mib;
+        self.tt
+            .get_or_insert_with(|| Arc::new(TranspositionTable::new(hash_mib)))
+            .clone()
+    }
+
+    fn next_id(&mut self) -> SearchId {
+        self.searches += 1;
+        SearchId(self.searches)
+    }
+
+    pub fn is_searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Starts a search of the current position and returns its id at once.
+    /// `on_info` receives progress from the main thread; `on_done` receives
+    /// the result once the search ends (by its limits or by
+    /// [`Engine::stop`]). A search already running is stopped first. Fails
+    /// only when no controller thread can be started.
+    pub fn go(
+        &mut self,
+        limits: Limits,
+        on_info: InfoCallback,
+        on_done: DoneCallback,
+    ) -> Result<SearchId, String> {
+        self.stop_and_wait();
+        // Infinite and ponder searches answer only after stop (or ponderhit).
+        let hold = limits.ponder || limits.infinite;
+        let shared = Arc::new(Shared::new(self.table(), hold));
+        let setup = self.setup_for(&limits);
+        let pool = self.pool.clone();
+        let id = self.next_id();
+        let thread_shared = shared.clone();
+        let handle = std::thread::Builder::new()
+            .name("konakis-controller".into())
+            .spawn(move || {
+                let result = run_search(id, &pool, &setup, &thread_shared, on_info);
+                on_done(&result);
+                result
+            })
+            .map_err(|e| format!("cannot start the search thread: {e}"))?;
+        self.running = Some(Running { shared, handle });
+        Ok(id)
+    }
+
+    /// Searches the current position to the end of its limits and returns
+    /// the result (for bench, matches, tools and tests).
+    pub fn search(&mut self, limits: Limits) -> SearchResult {
+        self.search_with(limits, |_| {})
     }
 
     /// Like [`Engine::search`], with progress reports.
     pub fn search_with(
         &mut self,
-        game: &Game,
         limits: Limits,
         on_info: impl FnMut(&Info) + Send,
     ) -> SearchResult {
-        self.stop();
-        self.wait();
-        let shared = Arc::new(Shared::new(self.tt.clone(), limits.ponder));
-        let setup = self.setup_for(game, &limits);
-        let mut cb = on_info;
-        run_search(&self.pool, &setup, &shared, &mut cb)
+        self.stop_and_wait();
+        let shared = Shared::new(self.table(), limits.ponder);
+        let setup = self.setup_for(&limits);
+        let id = self.next_id();
+        run_search(id, &self.pool, &setup, &shared, on_info)
     }
 
-    fn setup_for(&self, game: &Game, limits: &Limits) -> SearchSetup {
+    fn setup_for(&self, limits: &Limits) -> SearchSetup {
+        let game = &self.game;
         let root = *game.position();
         let side = root.side_to_move();
-        let deadlines = time::deadlines(limits, side, self.options.move_overhead);
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as i32 - 8)
-            .clamp(1, MAX_PLY as i32 - 8);
+        let deadlines = time::deadlines(limits, side, self.settings.move_overhead);
+        let deepest = MAX_PLY as i32 - 8;
+        let max_depth = limits.depth.unwrap_or(deepest).clamp(1, deepest);
         let max_depth = match limits.mate {
-            Some(m) => max_depth.min((2 * m as i32).clamp(1, MAX_PLY as i32 - 8)),
+            Some(m) => max_depth.min((2 * m as i32).clamp(1, deepest)),
             None => max_depth,
         };
         let mut root_moves = limits.search_moves.clone();
-        root_moves.retain(|m| root.is_legal(game.rules(), *m));
+        root_moves.retain(|m| root.is_legal(&self.rules, *m));
         SearchSetup {
-            rules: game.rules().clone(),
+            rules: self.rules.clone(),
+            game_over: game.outcome().is_some(),
             root,
             history: game.positions().iter().map(Position::hash).collect(),
             max_depth,
             node_limit: limits.nodes,
             deadlines,
             mate_moves: limits.mate,
-            multipv: self.options.multipv.max(1),
+            multipv: self.settings.multipv.max(1),
             root_moves,
-            contempt: self.options.contempt,
-            features: self.options.features,
-            threads: self.options.threads,
+            contempt: self.settings.contempt,
+            features: self.settings.features,
+            threads: self.settings.threads,
         }
     }
 
     /// Asks the running search to stop; `on_done` follows promptly.
     pub fn stop(&self) {
-        if let Some(s) = &self.shared {
-            s.pondering.store(false, Ordering::Relaxed);
-            s.stop.store(true, Ordering::Relaxed);
+        if let Some(r) = &self.running {
+            r.shared.pondering.store(false, Ordering::Relaxed);
+            r.shared.stop.store(true, Ordering::Relaxed);
         }
     }
 
     /// The opponent played the expected move: the pondering search goes on
     /// under the clock, which starts now.
     pub fn ponderhit(&self) {
-        if let Some(s) = &self.shared {
-            let now = s.start.elapsed().as_nanos() as u64;
-            s.clock_offset_ns.store(now, Ordering::Relaxed);
-            s.pondering.store(false, Ordering::Relaxed);
+        if let Some(r) = &self.running {
+            let now = r.shared.start.elapsed().as_nanos() as u64;
+            r.shared.clock_offset_ns.store(now, Ordering::Relaxed);
+            r.shared.pondering.store(false, Ordering::Relaxed);
         }
     }
 
     /// Waits for a running search to end and returns its result.
     pub fn wait(&mut self) -> Option<SearchResult> {
-        let h = self.running.take()?;
-        h.join().ok()
+        let r = self.running.take()?;
+        r.handle.join().ok()
+    }
+
+    fn stop_and_wait(&mut self) {
+        self.stop();
+        self.wait();
     }
 
     /// The transposition table's fill, in permille.
     pub fn hashfull(&self) -> u32 {
-        self.tt.hashfull()
+        self.tt.as_ref().map_or(0, |t| t.hashfull())
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop_and_wait();
     }
 }
 
 fn run_search(
+    id: SearchId,
     pool: &rayon::ThreadPool,
     setup: &SearchSetup,
     shared: &Shared,
@@ -332,9 +488,10 @@ fn run_search(
 ) -> SearchResult {
     shared.tt.new_search();
     let root = &setup.root;
-    let mut legal = crate::rules::MoveList::new();
+    let mut legal = MoveList::new();
     root.generate_moves(&setup.rules, &mut legal);
     let empty = SearchResult {
+        id,
         best: None,
         ponder: None,
         score: 0,
@@ -344,16 +501,16 @@ fn run_search(
         pv: Vec::new(),
         lines: Vec::new(),
     };
-    if legal.is_empty() || root_is_over(setup) {
+    if legal.is_empty() || setup.game_over {
         wait_while_pondering(shared);
         return empty;
     }
     let main_lines = Mutex::new(Vec::new());
     let threads = setup.threads.max(1);
     pool.scope(|scope| {
-        for id in 1..threads {
+        for helper in 1..threads {
             scope.spawn(move |_| {
-                let mut s = Searcher::new(id, setup, shared);
+                let mut s = Searcher::new(helper, setup, shared);
                 s.iterate(|_| {});
                 s.flush_nodes();
             });
@@ -384,11 +541,11 @@ fn run_search(
     let mut ponder = first.pv.get(1).copied();
     if ponder.is_none() {
         let child = root.make(&setup.rules, first.mv);
-        if let Some(e) = shared.tt.probe(child.hash()) {
-            if child.is_legal(&setup.rules, e.mv) {
-                ponder = Some(e.mv);
-            }
-        }
+        ponder = shared
+            .tt
+            .probe(child.hash())
+            .and_then(|e| e.mv)
+            .filter(|&m| child.is_legal(&setup.rules, m));
     }
     SearchResult {
         best: Some(first.mv),
@@ -402,13 +559,8 @@ fn run_search(
             .iter()
             .map(|l| (l.mv, l.score, l.pv.clone()))
             .collect(),
+        ..empty
     }
-}
-
-/// Whether the root position's game has already ended by a history rule
-/// (the caller normally checks `Game::outcome` first).
-fn root_is_over(setup: &SearchSetup) -> bool {
-    setup.root.outcome().is_some()
 }
 
 /// `go infinite` and `go ponder` must not answer before `stop` (or
@@ -417,20 +569,4 @@ fn wait_while_pondering(shared: &Shared) {
     while shared.pondering.load(Ordering::Relaxed) && !shared.stop.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(1));
     }
-}
-
-/// The side a search result's score favours, for reports.
-pub fn winner_of_score(score: i32, to_move: Side) -> Option<Side> {
-    if score >= WIN_BOUND {
-        Some(to_move)
-    } else if score <= -WIN_BOUND {
-        Some(to_move.other())
-    } else {
-        None
-    }
-}
-
-/// A fresh game position and rules for tests and tools.
-pub fn game_from(rules: Rules, record: &str, side: Side) -> Result<Game, String> {
-    Game::from_record(rules, record, side, 0, 0)
 }

@@ -1,11 +1,13 @@
 //! One search thread: iterative deepening, principal-variation alpha-beta
 //! with aspiration windows, reverse futility, null-move (verified) and
 //! late-move pruning, late-move reductions, king-threat extensions and a
-//! quiescence stage for captures and escape threats.
+//! quiescence stage for captures and escape threats. The tuning numbers
+//! live in [`super::params`].
 
 use super::eval::{evaluate, open_roads};
+use super::params::*;
 use super::time::Deadlines;
-use super::tt::{Bound, TranspositionTable};
+use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Features, Info, DRAW_VALUE_BASE, MAX_PLY, WIN, WIN_BOUND};
 use crate::rules::options::Repetition;
 use crate::rules::{Bitboard, Move, MoveList, Position, Rules, Side, Square};
@@ -47,6 +49,9 @@ impl Shared {
 #[derive(Clone)]
 pub struct SearchSetup {
     pub rules: Rules,
+    /// The game already ended by a rule that needs history (repetition,
+    /// ply limits): there is nothing to search.
+    pub game_over: bool,
     pub root: Position,
     /// Hashes of the game's positions before the root (oldest first).
     pub history: Vec<u64>,
@@ -71,17 +76,25 @@ pub struct RootLine {
     pub seldepth: i32,
 }
 
+/// Nodes a thread counts before it adds them to the shared total (and the
+/// main thread looks at the clock).
 const NODE_BATCH: u64 = 1024;
-const QSEARCH_MAX: i32 = 8;
-/// Reverse futility pruning: deepest remaining depth, and the margin per ply.
-const FUTILITY_DEPTH: i32 = 3;
-const FUTILITY_MARGIN: i32 = 150;
-/// Late-move pruning: deepest remaining depth it applies at.
-const LMP_DEPTH: i32 = 3;
 
-/// How many moves are searched before quiet ones are pruned, by depth.
-fn late_move_limit(depth: i32) -> usize {
-    (8 + 4 * depth * depth) as usize
+/// The alpha-beta window of a node.
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    alpha: i32,
+    beta: i32,
+}
+
+/// What a node knows when it starts searching its moves.
+struct NodeFacts {
+    side: Side,
+    king: Option<Square>,
+    /// The attackers face an open road to an escape square: they must
+    /// answer it, so nothing is pruned.
+    threatened: bool,
+    static_eval: i32,
 }
 
 pub struct Searcher<'a> {
@@ -91,9 +104,9 @@ pub struct Searcher<'a> {
     rules: &'a Rules,
     /// Hashes of history + search path, for repetition.
     path: Vec<u64>,
-    killers: [[Move; 2]; MAX_PLY + 1],
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
     history: Vec<i32>,
-    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     pub nodes: u64,
     unreported: u64,
@@ -114,7 +127,7 @@ impl<'a> Searcher<'a> {
         let mut lmr = [[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (i, cell) in row.iter_mut().enumerate().skip(1) {
-                *cell = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.2) as u8;
+                *cell = lmr_reduction(d, i);
             }
         }
         Searcher {
@@ -123,9 +136,9 @@ impl<'a> Searcher<'a> {
             shared,
             rules: &setup.rules,
             path: setup.history.clone(),
-            killers: [[Move::NONE; 2]; MAX_PLY + 1],
+            killers: [[None; 2]; MAX_PLY + 1],
             history: vec![0; 2 * 128 * 128],
-            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             nodes: 0,
             unreported: 0,
@@ -199,29 +212,21 @@ impl<'a> Searcher<'a> {
     /// counters (repetition, ply limits), if one applies. Inside the search
     /// a repetition is scored on its second occurrence, as the third would be.
     fn rule_score(&self, pos: &Position, ply: usize) -> Option<i32> {
-        let rules = self.rules;
-        {
-            // `path` ends with this position; earlier ones since the last
-            // capture may repeat it.
-            let h = pos.hash();
-            let n = self.path.len();
-            let window = (pos.plies_since_capture as usize + 1).min(n);
-            let repeated = self.path[n - window..n.saturating_sub(1)].contains(&h);
-            if repeated {
-                let to_move = pos.side_to_move();
-                return Some(match rules.repetition {
-                    Repetition::None | Repetition::Draw => self.draw_score(pos),
-                    // The side that just moved made the repetition.
-                    Repetition::MoverLoses => WIN - ply as i32,
-                    Repetition::DefendersLose => {
-                        if to_move == Side::Defenders {
-                            -(WIN - ply as i32)
-                        } else {
-                            WIN - ply as i32
-                        }
-                    }
-                });
-            }
+        let rules = self.rules.options();
+        // `path` ends with this position; earlier ones since the last
+        // capture may repeat it.
+        let h = pos.hash();
+        let n = self.path.len();
+        let window = (pos.plies_since_capture as usize + 1).min(n);
+        if self.path[n - window..n.saturating_sub(1)].contains(&h) {
+            let win = WIN - ply as i32;
+            return Some(match rules.repetition {
+                Repetition::None | Repetition::Draw => self.draw_score(pos),
+                // The side that just moved made the repetition.
+                Repetition::MoverLoses => win,
+                Repetition::DefendersLose if pos.side_to_move() == Side::Defenders => -win,
+                Repetition::DefendersLose => win,
+            });
         }
         if rules.no_capture_limit > 0 && pos.plies_since_capture >= rules.no_capture_limit {
             return Some(self.draw_score(pos));
@@ -238,10 +243,7 @@ impl<'a> Searcher<'a> {
         let rules = self.rules;
         let k = pos.king_square()?;
         match pos.side_to_move() {
-            Side::Defenders => {
-                let roads = open_roads(pos, rules);
-                roads.first().map(|e| Move::new(k, e))
-            }
+            Side::Defenders => open_roads(pos, rules).first().map(|e| Move::new(k, e)),
             Side::Attackers => {
                 let around = k.bb().neighbours(rules.masks().board) & !pos.occupied();
                 for to in around.squares() {
@@ -258,7 +260,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
-        self.pv[ply][ply] = mv;
+        self.pv[ply][ply] = Some(mv);
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         for i in ply + 1..child_len {
             self.pv[ply][i] = self.pv[ply + 1][i];
@@ -271,7 +273,7 @@ impl<'a> Searcher<'a> {
         &self,
         pos: &Position,
         moves: &MoveList,
-        tt_move: Move,
+        tt_move: Option<Move>,
         ply: usize,
     ) -> ScoreList {
         let rules = self.rules;
@@ -279,30 +281,28 @@ impl<'a> Searcher<'a> {
         let targets = pos.capture_targets(rules, side);
         let king = pos.king_square();
         // Squares on the king's open roads (attackers block them).
-        let road_block = if side == Side::Attackers {
-            king.map(|k| road_squares(pos, rules, k))
-                .unwrap_or_default()
-        } else {
-            Bitboard::EMPTY
+        let road_block = match (side, king) {
+            (Side::Attackers, Some(k)) => road_squares(pos, rules, k),
+            _ => Bitboard::EMPTY,
         };
         let mut scores = ScoreList::new();
         for &mv in moves.iter() {
             let mut s = self.history[history_index(side, mv)];
-            if mv == tt_move {
-                s = 10_000_000;
+            if Some(mv) == tt_move {
+                s = ORDER_TT_MOVE;
             } else if targets.has(mv.to()) {
-                s += 1_000_000;
+                s += ORDER_CAPTURE;
             } else if road_block.has(mv.to()) {
-                s += 900_000;
+                s += ORDER_ROAD_BLOCK;
             } else if Some(mv.from()) == king {
                 // King moves that open a road to an escape square.
                 if pos.escapes_from(rules, mv.to()).any() {
-                    s += 950_000;
+                    s += ORDER_KING_TO_ROAD;
                 }
-            } else if mv == self.killers[ply][0] {
-                s += 800_000;
-            } else if mv == self.killers[ply][1] {
-                s += 700_000;
+            } else if Some(mv) == self.killers[ply][0] {
+                s += ORDER_KILLER_1;
+            } else if Some(mv) == self.killers[ply][1] {
+                s += ORDER_KILLER_2;
             }
             scores.push(s);
         }
@@ -321,14 +321,135 @@ impl<'a> Searcher<'a> {
         pos.outcome().map(|_| -(WIN - ply as i32))
     }
 
-    /// Principal-variation search.
+    /// The checks before any work at a node below the root: the game ended
+    /// by a rule, the line is too long, or the window closes because a
+    /// shorter win is already known (mate-distance pruning).
+    fn early_score(&mut self, pos: &Position, ply: usize, w: &mut Window) -> Option<i32> {
+        if let Some(s) = self.rule_score(pos, ply) {
+            return Some(s);
+        }
+        if ply >= MAX_PLY - 2 {
+            return Some(evaluate(pos, self.rules));
+        }
+        w.alpha = w.alpha.max(-(WIN - ply as i32));
+        w.beta = w.beta.min(WIN - ply as i32 - 1);
+        (w.alpha >= w.beta).then_some(w.alpha)
+    }
+
+    /// The stored entry of a node, and its score when it settles the node.
+    fn probe_tt(
+        &self,
+        key: u64,
+        depth: i32,
+        w: Window,
+        ply: usize,
+        pv_node: bool,
+    ) -> (Option<Entry>, Option<i32>) {
+        let entry = self.shared.tt.probe(key);
+        let cutoff = entry.and_then(|e| {
+            if pv_node || e.depth < depth {
+                return None;
+            }
+            let s = score_from_tt(e.score, ply);
+            match e.bound {
+                Bound::Exact => Some(s),
+                Bound::Lower if s >= w.beta => Some(s),
+                Bound::Upper if s <= w.alpha => Some(s),
+                _ => None,
+            }
+        });
+        (entry, cutoff)
+    }
+
+    /// The moves to search at a node: at the root, only the requested root
+    /// moves less those of earlier MultiPV lines.
+    fn node_moves(&self, pos: &Position, root: bool) -> MoveList {
+        let mut moves = MoveList::new();
+        pos.generate_moves(self.rules, &mut moves);
+        if root && !self.setup.root_moves.is_empty() {
+            moves.retain(|m| self.setup.root_moves.contains(m));
+        }
+        if root && !self.excluded_root.is_empty() {
+            moves.retain(|m| !self.excluded_root.contains(m));
+        }
+        moves
+    }
+
+    /// Reverse futility: far enough above beta at a shallow depth, the side
+    /// to move keeps its lead. Not under an escape threat, nor with an
+    /// attacker beside the king when the defenders move.
+    fn reverse_futility_cuts(
+        &self,
+        pos: &Position,
+        facts: &NodeFacts,
+        depth: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> bool {
+        self.setup.features.futility
+            && !pv_node
+            && !facts.threatened
+            && depth <= FUTILITY_MAX_DEPTH
+            && beta.abs() < WIN_BOUND
+            && facts.static_eval - FUTILITY_MARGIN_PER_PLY * depth >= beta
+            && !(facts.side == Side::Defenders && king_pressed(pos, self.rules))
+    }
+
+    /// Null move: let the opponent move twice; if the side to move still
+    /// beats beta, cut (verified by a reduced search at high depth, as tafl
+    /// has zugzwang-like positions: an attacker cordon in which every move
+    /// opens a gap). Returns the score to cut with.
+    fn null_move_cutoff(
+        &mut self,
+        pos: &Position,
+        facts: &NodeFacts,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let tried = self.setup.features.null_move
+            && !facts.threatened
+            && depth >= NULL_MOVE_MIN_DEPTH
+            && facts.static_eval >= beta
+            && beta.abs() < WIN_BOUND
+            && pos.pieces(facts.side).count() >= NULL_MOVE_MIN_PIECES;
+        if !tried {
+            return None;
+        }
+        let r = null_move_reduction(depth);
+        let child = pos.make_null();
+        self.path.push(child.hash());
+        let score = -self.search(
+            &child,
+            depth - 1 - r,
+            -beta,
+            -beta + 1,
+            ply + 1,
+            false,
+            false,
+        );
+        self.path.pop();
+        if self.stopped {
+            return Some(0);
+        }
+        if score < beta {
+            return None;
+        }
+        if depth < NULL_MOVE_VERIFY_DEPTH {
+            return Some(if score >= WIN_BOUND { beta } else { score });
+        }
+        let v = self.search(pos, depth - r, beta - 1, beta, ply, false, false);
+        (v >= beta).then_some(v)
+    }
+
+    /// Principal-variation search of one node.
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         pos: &Position,
         depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
+        alpha: i32,
+        beta: i32,
         ply: usize,
         pv_node: bool,
         allow_null: bool,
@@ -337,17 +458,10 @@ impl<'a> Searcher<'a> {
             return lost;
         }
         let root = ply == 0;
+        let mut w = Window { alpha, beta };
         if !root {
-            if let Some(s) = self.rule_score(pos, ply) {
+            if let Some(s) = self.early_score(pos, ply, &mut w) {
                 return s;
-            }
-            if ply >= MAX_PLY - 2 {
-                return evaluate(pos, self.rules);
-            }
-            alpha = alpha.max(-(WIN - ply as i32));
-            beta = beta.min(WIN - ply as i32 - 1);
-            if alpha >= beta {
-                return alpha;
             }
         }
         if self.should_stop() {
@@ -355,241 +469,50 @@ impl<'a> Searcher<'a> {
         }
         if depth <= 0 {
             return if self.setup.features.quiescence {
-                self.qsearch(pos, alpha, beta, ply, 0)
+                self.qsearch(pos, w.alpha, w.beta, ply, 0)
             } else {
                 evaluate(pos, self.rules)
             };
         }
-        let rules = self.rules;
         let key = pos.hash();
-        let entry = self.shared.tt.probe(key);
-        let mut tt_move = Move::NONE;
-        if let Some(e) = entry {
-            tt_move = e.mv;
-            if !pv_node && e.depth >= depth {
-                let s = score_from_tt(e.score, ply);
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
-                }
-            }
+        let (entry, tt_cutoff) = self.probe_tt(key, depth, w, ply, pv_node);
+        if let Some(s) = tt_cutoff {
+            return s;
         }
-        if !root {
-            if let Some(_win) = self.immediate_win(pos) {
-                return WIN - ply as i32 - 1;
-            }
+        if !root && self.immediate_win(pos).is_some() {
+            return WIN - ply as i32 - 1;
         }
-        let mut moves = MoveList::new();
-        pos.generate_moves(rules, &mut moves);
-        if root && !self.setup.root_moves.is_empty() {
-            moves.retain(|m| self.setup.root_moves.contains(m));
-        }
-        if root && !self.excluded_root.is_empty() {
-            let ex = self.excluded_root.clone();
-            moves.retain(|m| !ex.contains(m));
-        }
+        let mut moves = self.node_moves(pos, root);
         if moves.is_empty() {
-            if root {
-                return -WIN;
-            }
-            return -(WIN - ply as i32);
+            return if root { -WIN } else { -(WIN - ply as i32) };
         }
         let side = pos.side_to_move();
-        let king = pos.king_square();
-        // Under an escape threat the attackers must answer: no pruning.
-        let threatened = side == Side::Attackers && open_roads(pos, rules).any();
-        let static_eval = match entry {
-            Some(e) => e.eval,
-            None => evaluate(pos, rules),
+        let facts = NodeFacts {
+            side,
+            king: pos.king_square(),
+            threatened: side == Side::Attackers && open_roads(pos, self.rules).any(),
+            static_eval: match entry {
+                Some(e) => e.eval,
+                None => evaluate(pos, self.rules),
+            },
         };
-        // Reverse futility: far enough above beta at a shallow depth, the
-        // side to move keeps its lead. Not under an escape threat, nor with
-        // an attacker beside the king when the defenders move.
-        if self.setup.features.futility
-            && !pv_node
-            && !threatened
-            && depth <= FUTILITY_DEPTH
-            && beta.abs() < WIN_BOUND
-            && static_eval - FUTILITY_MARGIN * depth >= beta
-            && !(side == Side::Defenders && king_pressed(pos, rules))
-        {
-            return static_eval;
+        if self.reverse_futility_cuts(pos, &facts, depth, w.beta, pv_node) {
+            return facts.static_eval;
         }
-        if self.setup.features.null_move
-            && !pv_node
-            && allow_null
-            && !threatened
-            && depth >= 3
-            && static_eval >= beta
-            && beta.abs() < WIN_BOUND
-            && pos.pieces(side).count() >= 4
-        {
-            let r = 2 + depth / 4;
-            let child = pos.make_null();
-            self.path.push(child.hash());
-            let score = -self.search(
-                &child,
-                depth - 1 - r,
-                -beta,
-                -beta + 1,
-                ply + 1,
-                false,
-                false,
-            );
-            self.path.pop();
-            if self.stopped {
-                return 0;
-            }
-            if score >= beta {
-                // Verify at high depth: tafl has zugzwang-like positions
-                // (an attacker cordon in which every move opens a gap).
-                if depth < 8 {
-                    return if score >= WIN_BOUND { beta } else { score };
-                }
-                let v = self.search(pos, depth - r, beta - 1, beta, ply, false, false);
-                if v >= beta {
-                    return v;
-                }
+        if !pv_node && allow_null {
+            if let Some(s) = self.null_move_cutoff(pos, &facts, depth, w.beta, ply) {
+                return s;
             }
         }
-
-        let mut scores = self.order_moves(pos, &moves, tt_move, ply);
-        let targets = pos.capture_targets(rules, side);
-        let mut best = -WIN - 1;
-        let mut best_move = Move::NONE;
-        let original_alpha = alpha;
-        // Late-move pruning decides most moves before making them: a soldier
-        // move to a square outside `quiet_squares` captures nothing and ends
-        // nothing, and a defender soldier moving off the king's lines cannot
-        // open a road for him (he has none, or the game would be won).
-        let lmp_node =
-            self.setup.features.late_move_pruning && !pv_node && !threatened && depth <= LMP_DEPTH;
-        let (quiet_squares, king_lines) = if lmp_node {
-            let eventful = pos.eventful_squares(rules);
-            let lines = match (side, king) {
-                (Side::Defenders, Some(k)) => k.rank_and_file(),
-                _ => Bitboard::EMPTY,
-            };
-            (!eventful & !targets, lines)
-        } else {
-            (Bitboard::EMPTY, Bitboard::EMPTY)
-        };
-        let encircling = side == Side::Attackers && rules.encirclement;
-        let killers = self.killers[ply];
-        let surely_quiet = |mv: Move| {
-            quiet_squares.has(mv.to())
-                && !king_lines.has(mv.from())
-                && !encircling
-                && Some(mv.from()) != king
-                && !killers.contains(&mv)
-        };
-        let mut next = 0;
-        while next < moves.len() {
-            if lmp_node && next == late_move_limit(depth) && best > -WIN_BOUND {
-                // From here on every surely quiet move is pruned: drop them
-                // all at once rather than sorting them one by one.
-                let mut kept = next;
-                for j in next..moves.len() {
-                    if !surely_quiet(moves[j]) {
-                        moves[kept] = moves[j];
-                        scores[kept] = scores[j];
-                        kept += 1;
-                    }
-                }
-                moves.truncate(kept);
-                scores.truncate(kept);
-                if next == moves.len() {
-                    break;
-                }
-            }
-            let i = next;
-            next += 1;
-            let mv = pick_next(&mut moves, &mut scores, i);
-            let child = pos.make(rules, mv);
-            let is_king_move = Some(mv.from()) == king;
-            let capture = child.captured > 0;
-            // King threat: after a defender move the king has an open road.
-            let gives_threat = side == Side::Defenders
-                && child.outcome().is_none()
-                && open_roads(&child, rules).any();
-            let extension = i32::from(gives_threat && (ply as i32) < 2 * depth + 8);
-            let new_depth = depth - 1 + extension;
-            let quiet = !capture
-                && !is_king_move
-                && extension == 0
-                && !threatened
-                && child.outcome().is_none()
-                && !targets.has(mv.to())
-                && mv != self.killers[ply][0]
-                && mv != self.killers[ply][1];
-            // Late-move pruning: near the leaves, quiet moves ordered this
-            // late are not searched once a move has been.
-            if lmp_node && quiet && i >= late_move_limit(depth) && best > -WIN_BOUND {
-                continue;
-            }
-            self.count_node();
-            self.path.push(child.hash());
-            let mut score;
-            if i == 0 {
-                score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node, true);
-            } else {
-                let mut reduction = 0;
-                if self.setup.features.lmr && depth >= 3 && i >= 3 && quiet {
-                    reduction = self.lmr[(depth as usize).min(63)][i.min(63)] as i32;
-                    if pv_node {
-                        reduction -= 1;
-                    }
-                    reduction = reduction.clamp(0, new_depth - 1);
-                }
-                score = -self.search(
-                    &child,
-                    new_depth - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    false,
-                    true,
-                );
-                if score > alpha && reduction > 0 {
-                    score =
-                        -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false, true);
-                }
-                if score > alpha && score < beta && pv_node {
-                    score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true, true);
-                }
-            }
-            self.path.pop();
-            if self.stopped {
-                return if best > -WIN - 1 { best } else { 0 };
-            }
-            if score > best {
-                best = score;
-                best_move = mv;
-                if score > alpha {
-                    alpha = score;
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if score >= beta {
-                        if !capture {
-                            if self.killers[ply][0] != mv {
-                                self.killers[ply][1] = self.killers[ply][0];
-                                self.killers[ply][0] = mv;
-                            }
-                            let bonus = depth * depth;
-                            let h = &mut self.history[history_index(side, mv)];
-                            *h += bonus - *h * bonus.abs() / 16384;
-                        }
-                        break;
-                    }
-                }
-            }
+        let tt_move = entry.and_then(|e| e.mv);
+        let (best, best_move) =
+            self.search_moves(pos, &facts, &mut moves, tt_move, depth, w, ply, pv_node);
+        if self.stopped {
+            return best;
         }
-        let bound = if best >= beta {
+        let bound = if best >= w.beta {
             Bound::Lower
-        } else if alpha > original_alpha {
+        } else if best > w.alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -599,12 +522,184 @@ impl<'a> Searcher<'a> {
                 key,
                 best_move,
                 score_to_tt(best, ply),
-                static_eval,
+                facts.static_eval,
                 depth,
                 bound,
             );
         }
         best
+    }
+
+    /// The move loop of a node: picks moves best-first, prunes late quiet
+    /// moves near the leaves, searches each child, and keeps the best.
+    /// Returns the best score and its move; on a stop, the best score so
+    /// far (or 0).
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        pos: &Position,
+        facts: &NodeFacts,
+        moves: &mut MoveList,
+        tt_move: Option<Move>,
+        depth: i32,
+        mut w: Window,
+        ply: usize,
+        pv_node: bool,
+    ) -> (i32, Option<Move>) {
+        let rules = self.rules;
+        let side = facts.side;
+        let mut scores = self.order_moves(pos, moves, tt_move, ply);
+        let targets = pos.capture_targets(rules, side);
+        let mut best = -WIN - 1;
+        let mut best_move = None;
+        let lmp_node = self.setup.features.late_move_pruning
+            && !pv_node
+            && !facts.threatened
+            && depth <= LMP_MAX_DEPTH;
+        let surely_quiet = self.surely_quiet_filter(pos, facts, targets, lmp_node, ply);
+        let mut next = 0;
+        while next < moves.len() {
+            if lmp_node && next == late_move_limit(depth) && best > -WIN_BOUND {
+                // From here on every surely quiet move is pruned: drop them
+                // all at once rather than sorting them one by one.
+                retain_moves(moves, &mut scores, next, |m| !surely_quiet.holds(m));
+                if next == moves.len() {
+                    break;
+                }
+            }
+            let i = next;
+            next += 1;
+            let mv = pick_next(moves, &mut scores, i);
+            let child = pos.make(rules, mv);
+            let capture = child.captured > 0;
+            // King threat: after a defender move the king has an open road.
+            let gives_threat = side == Side::Defenders
+                && child.outcome().is_none()
+                && open_roads(&child, rules).any();
+            let extension =
+                i32::from(gives_threat && (ply as i32) < 2 * depth + THREAT_EXTENSION_SLACK);
+            let quiet = !capture
+                && Some(mv.from()) != facts.king
+                && extension == 0
+                && !facts.threatened
+                && child.outcome().is_none()
+                && !targets.has(mv.to())
+                && !self.killers[ply].contains(&Some(mv));
+            // Late-move pruning: near the leaves, quiet moves ordered this
+            // late are not searched once a move has been.
+            if lmp_node && quiet && i >= late_move_limit(depth) && best > -WIN_BOUND {
+                continue;
+            }
+            self.count_node();
+            self.path.push(child.hash());
+            let score = self.search_child(&child, depth - 1 + extension, w, ply, i, quiet, pv_node);
+            self.path.pop();
+            if self.stopped {
+                return (if best > -WIN - 1 { best } else { 0 }, best_move);
+            }
+            if score <= best {
+                continue;
+            }
+            best = score;
+            best_move = Some(mv);
+            if score <= w.alpha {
+                continue;
+            }
+            w.alpha = score;
+            if pv_node {
+                self.update_pv(ply, mv);
+            }
+            if score >= w.beta {
+                if !capture {
+                    self.reward_quiet_cutoff(side, mv, depth, ply);
+                }
+                break;
+            }
+        }
+        (best, best_move)
+    }
+
+    /// Searches one child: the first move with the full window, later ones
+    /// with a null window, reduced when late and quiet, re-searched when
+    /// they beat alpha.
+    #[allow(clippy::too_many_arguments)]
+    fn search_child(
+        &mut self,
+        child: &Position,
+        new_depth: i32,
+        w: Window,
+        ply: usize,
+        index: usize,
+        quiet: bool,
+        pv_node: bool,
+    ) -> i32 {
+        if index == 0 {
+            return -self.search(child, new_depth, -w.beta, -w.alpha, ply + 1, pv_node, true);
+        }
+        // Quiet moves are never extended: the node's depth is one more.
+        let depth = new_depth + 1;
+        let mut reduction = 0;
+        if self.setup.features.lmr && depth >= LMR_MIN_DEPTH && index >= LMR_MIN_MOVE_INDEX && quiet
+        {
+            reduction = self.lmr[(depth as usize).min(63)][index.min(63)] as i32;
+            if pv_node {
+                reduction -= 1;
+            }
+            reduction = reduction.clamp(0, new_depth - 1);
+        }
+        let null_window = |s: &mut Self, d: i32| {
+            -s.search(child, d, -w.alpha - 1, -w.alpha, ply + 1, false, true)
+        };
+        let mut score = null_window(self, new_depth - reduction);
+        if score > w.alpha && reduction > 0 {
+            score = null_window(self, new_depth);
+        }
+        if score > w.alpha && score < w.beta && pv_node {
+            score = -self.search(child, new_depth, -w.beta, -w.alpha, ply + 1, true, true);
+        }
+        score
+    }
+
+    /// Late-move pruning decides most moves before making them: a soldier
+    /// move to a square outside the node's eventful squares captures nothing
+    /// and ends nothing, and a defender soldier moving off the king's lines
+    /// cannot open a road for him (he has none, or the game would be won).
+    fn surely_quiet_filter(
+        &self,
+        pos: &Position,
+        facts: &NodeFacts,
+        targets: Bitboard,
+        lmp_node: bool,
+        ply: usize,
+    ) -> QuietFilter {
+        let (quiet_squares, king_lines) = if lmp_node {
+            let eventful = pos.eventful_squares(self.rules);
+            let lines = match (facts.side, facts.king) {
+                (Side::Defenders, Some(k)) => k.rank_and_file(),
+                _ => Bitboard::EMPTY,
+            };
+            (!eventful & !targets, lines)
+        } else {
+            (Bitboard::EMPTY, Bitboard::EMPTY)
+        };
+        QuietFilter {
+            quiet_squares,
+            king_lines,
+            encircling: facts.side == Side::Attackers && self.rules.options().encirclement,
+            king: facts.king,
+            killers: self.killers[ply],
+        }
+    }
+
+    /// A quiet move that beat beta: a killer at this ply, and history.
+    fn reward_quiet_cutoff(&mut self, side: Side, mv: Move, depth: i32, ply: usize) {
+        if self.killers[ply][0] != Some(mv) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(mv);
+        }
+        let bonus = history_bonus(depth);
+        let h = &mut self.history[history_index(side, mv)];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
     /// Quiescence: captures, and the forced answers to escape threats.
@@ -655,7 +750,7 @@ impl<'a> Searcher<'a> {
             block | targets
         } else {
             let stand_pat = evaluate(pos, rules);
-            if stand_pat >= beta || qdepth >= QSEARCH_MAX {
+            if stand_pat >= beta || qdepth >= QSEARCH_MAX_DEPTH {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -668,7 +763,7 @@ impl<'a> Searcher<'a> {
                 moves.push(Move::new(from, to));
             }
         }
-        if side == Side::Defenders && rules.king_armed.hammer() {
+        if side == Side::Defenders && rules.options().king_armed.hammer() {
             if let Some(k) = pos.king_square() {
                 for to in (pos.destinations(rules, k) & targets).squares() {
                     moves.push(Move::new(k, to));
@@ -701,7 +796,11 @@ impl<'a> Searcher<'a> {
     }
 
     fn pv_line(&self) -> Vec<Move> {
-        self.pv[0][..self.pv_len[0]].to_vec()
+        self.pv[0][..self.pv_len[0]]
+            .iter()
+            .flatten()
+            .copied()
+            .collect()
     }
 
     /// Iterative deepening. The main thread reports through `report` and
@@ -709,17 +808,13 @@ impl<'a> Searcher<'a> {
     pub fn iterate(&mut self, mut report: impl FnMut(&Info)) -> Vec<RootLine> {
         let setup = self.setup;
         let mut lines: Vec<RootLine> = Vec::new();
-        let mut root_moves = MoveList::new();
-        setup.root.generate_moves(self.rules, &mut root_moves);
-        if !setup.root_moves.is_empty() {
-            root_moves.retain(|m| setup.root_moves.contains(m));
-        }
+        let root_moves = self.node_moves(&setup.root, true);
         if root_moves.is_empty() {
             return lines;
         }
         let multipv = setup.multipv.clamp(1, root_moves.len());
         let mut best_changes = 0u32;
-        let mut last_best = Move::NONE;
+        let mut last_best = None;
         let mut depth = 1;
         while depth <= setup.max_depth {
             // Helpers search some iterations one ply deeper.
@@ -733,7 +828,7 @@ impl<'a> Searcher<'a> {
             for pv_index in 0..multipv {
                 self.seldepth = 0;
                 let prev = lines.get(pv_index).map(|l| l.score);
-                let score = self.aspiration(search_depth, prev, pv_index == 0);
+                let score = self.aspiration(search_depth, prev, pv_index == 0, &mut report);
                 if self.stopped {
                     break;
                 }
@@ -742,18 +837,15 @@ impl<'a> Searcher<'a> {
                 iteration.push(RootLine {
                     mv,
                     score,
-                    pv: pv.clone(),
+                    pv,
                     depth: search_depth,
                     seldepth: self.seldepth as i32,
                 });
                 self.excluded_root.push(mv);
             }
             self.excluded_root.clear();
-            if self.stopped && iteration.is_empty() {
-                break;
-            }
             if self.stopped {
-                // Partial MultiPV iteration: keep the completed lines' order.
+                // A partial MultiPV iteration counts only if nothing did.
                 if lines.is_empty() {
                     lines = iteration;
                 }
@@ -761,78 +853,125 @@ impl<'a> Searcher<'a> {
             }
             iteration.sort_by_key(|l| std::cmp::Reverse(l.score));
             lines = iteration;
-            if self.is_main() {
-                self.flush_nodes();
-                let elapsed = self.shared.start.elapsed();
-                let nodes = self.shared.nodes.load(Ordering::Relaxed);
-                for (k, line) in lines.iter().enumerate() {
-                    report(&Info {
-                        depth: line.depth,
-                        seldepth: line.seldepth,
-                        multipv: k + 1,
-                        score: line.score,
-                        bound: None,
-                        nodes,
-                        nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
-                        hashfull: self.shared.tt.hashfull(),
-                        time: elapsed,
-                        pv: line.pv.clone(),
-                    });
-                }
-                let best = lines[0].mv;
-                if best != last_best && depth > 1 {
-                    best_changes += 1;
-                }
-                last_best = best;
-                if let Some(mate) = setup.mate_moves {
-                    let s = lines[0].score;
-                    if s >= WIN_BOUND && (WIN - s + 1) / 2 <= mate as i32 {
-                        break;
-                    }
-                }
-                // A proven result cannot change with more depth.
-                if lines[0].score.abs() >= WIN_BOUND
-                    && depth >= 2 * (WIN - lines[0].score.abs()) + 2
-                    && setup.deadlines.soft.is_some()
-                {
-                    break;
-                }
-                if !self.shared.pondering.load(Ordering::Relaxed) {
-                    if let Some(soft) = setup.deadlines.soft {
-                        let stretch = 1.0 + 0.25 * best_changes.min(4) as f64;
-                        let soft = soft.mul_f64(stretch);
-                        let hard = setup.deadlines.hard.unwrap_or(soft);
-                        if self.shared.clock_elapsed() >= soft.min(hard) {
-                            break;
-                        }
-                    }
-                }
-                if best_changes > 0 && depth % 4 == 0 {
-                    best_changes -= 1;
-                }
+            if !self.is_main() {
+                depth += 1;
+                continue;
+            }
+            for (k, line) in lines.iter().enumerate() {
+                let info = self.info(line.depth, line.seldepth, k + 1, line.score, None, &line.pv);
+                report(&info);
+            }
+            let best = lines[0].mv;
+            if Some(best) != last_best && depth > 1 {
+                best_changes += 1;
+            }
+            last_best = Some(best);
+            if self.iteration_ends_search(&lines[0], depth, best_changes) {
+                break;
+            }
+            if best_changes > 0 && depth % BEST_MOVE_CHANGE_DECAY_DEPTHS == 0 {
+                best_changes -= 1;
             }
             depth += 1;
         }
         lines
     }
 
-    fn aspiration(&mut self, depth: i32, prev: Option<i32>, first_line: bool) -> i32 {
+    /// Whether the main thread stops after a completed iteration: a
+    /// requested mate found, a proven result, or the soft time limit
+    /// (stretched while the best move keeps changing).
+    fn iteration_ends_search(&self, best: &RootLine, depth: i32, best_changes: u32) -> bool {
+        let setup = self.setup;
+        if let Some(mate) = setup.mate_moves {
+            if best.score >= WIN_BOUND && (WIN - best.score + 1) / 2 <= mate as i32 {
+                return true;
+            }
+        }
+        // A proven result cannot change with more depth.
+        if best.score.abs() >= WIN_BOUND
+            && depth >= 2 * (WIN - best.score.abs()) + 2
+            && setup.deadlines.soft.is_some()
+        {
+            return true;
+        }
+        if self.shared.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        let Some(soft) = setup.deadlines.soft else {
+            return false;
+        };
+        let stretch =
+            1.0 + BEST_MOVE_CHANGE_STRETCH * best_changes.min(BEST_MOVE_CHANGES_COUNTED) as f64;
+        let soft = soft.mul_f64(stretch);
+        let hard = setup.deadlines.hard.unwrap_or(soft);
+        self.shared.clock_elapsed() >= soft.min(hard)
+    }
+
+    /// A progress report of the main thread.
+    fn info(
+        &mut self,
+        depth: i32,
+        seldepth: i32,
+        multipv: usize,
+        score: i32,
+        bound: Option<Bound>,
+        pv: &[Move],
+    ) -> Info {
+        self.flush_nodes();
+        let elapsed = self.shared.start.elapsed();
+        let nodes = self.shared.nodes.load(Ordering::Relaxed);
+        Info {
+            depth,
+            seldepth,
+            multipv,
+            score,
+            bound,
+            nodes,
+            nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+            hashfull: self.shared.tt.hashfull(),
+            time: elapsed,
+            pv: pv.to_vec(),
+        }
+    }
+
+    /// Searches the root with a window around the previous score, widening
+    /// it after each fail; the main thread reports each fail as a
+    /// `lowerbound` or `upperbound` line.
+    fn aspiration(
+        &mut self,
+        depth: i32,
+        prev: Option<i32>,
+        first_line: bool,
+        report: &mut impl FnMut(&Info),
+    ) -> i32 {
         let root = self.setup.root;
-        let use_window = self.setup.features.aspiration && depth >= 4 && first_line;
+        let use_window =
+            self.setup.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && first_line;
         let (mut alpha, mut beta, mut delta) = match prev {
-            Some(p) if use_window && p.abs() < WIN_BOUND => (p - 30, p + 30, 30),
+            Some(p) if use_window && p.abs() < WIN_BOUND => (
+                p - ASPIRATION_WINDOW,
+                p + ASPIRATION_WINDOW,
+                ASPIRATION_WINDOW,
+            ),
             _ => (-WIN - 1, WIN + 1, 0),
         };
         loop {
             let score = self.search(&root, depth, alpha, beta, 0, true, false);
-            if self.stopped {
+            if self.stopped || delta == 0 || (score > alpha && score < beta) {
                 return score;
             }
-            if delta == 0 || (score > alpha && score < beta) {
-                return score;
+            if self.is_main() {
+                let bound = if score >= beta {
+                    Bound::Lower
+                } else {
+                    Bound::Upper
+                };
+                let pv = self.pv_line();
+                let info = self.info(depth, self.seldepth as i32, 1, score, Some(bound), &pv);
+                report(&info);
             }
-            delta *= 3;
-            if delta > 1000 {
+            delta *= ASPIRATION_WIDENING;
+            if delta > ASPIRATION_MAX_WINDOW {
                 alpha = -WIN - 1;
                 beta = WIN + 1;
                 delta = 0;
@@ -843,6 +982,45 @@ impl<'a> Searcher<'a> {
             }
         }
     }
+}
+
+/// Which moves late-move pruning may drop without making them.
+struct QuietFilter {
+    quiet_squares: Bitboard,
+    king_lines: Bitboard,
+    encircling: bool,
+    king: Option<Square>,
+    killers: [Option<Move>; 2],
+}
+
+impl QuietFilter {
+    fn holds(&self, mv: Move) -> bool {
+        self.quiet_squares.has(mv.to())
+            && !self.king_lines.has(mv.from())
+            && !self.encircling
+            && Some(mv.from()) != self.king
+            && !self.killers.contains(&Some(mv))
+    }
+}
+
+/// Keeps, from index `from` on, only the moves (and their scores) that
+/// `keep` accepts.
+fn retain_moves(
+    moves: &mut MoveList,
+    scores: &mut ScoreList,
+    from: usize,
+    keep: impl Fn(Move) -> bool,
+) {
+    let mut kept = from;
+    for j in from..moves.len() {
+        if keep(moves[j]) {
+            moves[kept] = moves[j];
+            scores[kept] = scores[j];
+            kept += 1;
+        }
+    }
+    moves.truncate(kept);
+    scores.truncate(kept);
 }
 
 /// The squares of the king's open roads: any piece landing on one blocks it.

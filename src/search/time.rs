@@ -1,10 +1,15 @@
 //! Search limits and time management.
 
+use super::params::{
+    CLOCK_SAFETY_MS, HARD_LIMIT_FACTOR, INCREMENT_QUARTERS_SPENT, MOVES_TO_GO_DEFAULT,
+    MOVES_TO_GO_MAX,
+};
 use crate::rules::{Move, Side};
 use std::time::Duration;
 
-/// What bounds one search. All-`None` with `infinite == false` means
-/// "search until stopped", like `infinite`.
+/// What bounds one search. With no limit set the search runs to its
+/// maximum depth and then answers; only `infinite` and `ponder` make it
+/// wait for `stop` (or `ponderhit`) before answering.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     /// Remaining clock time of the attackers and the defenders.
@@ -77,11 +82,14 @@ pub fn deadlines(limits: &Limits, side: Side, overhead: Duration) -> Deadlines {
     let inc = limits.inc[side.index()];
     // Keep a reserve so that the flag never falls: the overhead per move
     // plus a small safety margin.
-    let usable = remaining.saturating_sub(overhead + Duration::from_millis(5));
-    let moves_left = limits.moves_to_go.unwrap_or(35).clamp(1, 60);
-    let base = usable / moves_left + inc * 3 / 4;
+    let usable = remaining.saturating_sub(overhead + Duration::from_millis(CLOCK_SAFETY_MS));
+    let moves_left = limits
+        .moves_to_go
+        .unwrap_or(MOVES_TO_GO_DEFAULT)
+        .clamp(1, MOVES_TO_GO_MAX);
+    let base = usable / moves_left + inc * INCREMENT_QUARTERS_SPENT / 4;
     let soft = base.min(usable / 2);
-    let hard = (base * 4).min(usable * 3 / 4).max(soft);
+    let hard = (base * HARD_LIMIT_FACTOR).min(usable * 3 / 4).max(soft);
     let floor = Duration::from_millis(1);
     Deadlines {
         soft: Some(soft.max(floor)),

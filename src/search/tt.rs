@@ -17,7 +17,7 @@ pub enum Bound {
 /// One probed entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
-    pub mv: Move,
+    pub mv: Option<Move>,
     /// Score relative to the node (win distances already adjusted).
     pub score: i32,
     pub eval: i32,
@@ -42,34 +42,63 @@ impl Slot {
 const SLOTS_PER_BUCKET: usize = 2;
 const SLOT_BYTES: usize = 16;
 
-/// Data layout: move (16) | score (16) | eval (16) | depth (8) | bound (2) | age (6).
-fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
-    (mv.raw() as u64)
-        | ((score as i16 as u16 as u64) << 16)
-        | ((eval as i16 as u16 as u64) << 32)
-        | ((depth.clamp(0, 255) as u64) << 48)
-        | ((bound as u64) << 56)
-        | (((age & 0x3f) as u64) << 58)
+// The 64 bits of a slot's data, low to high: move, score, static
+// evaluation, depth, bound, age.
+const MOVE_SHIFT: u32 = 0;
+const SCORE_SHIFT: u32 = 16;
+const EVAL_SHIFT: u32 = 32;
+const DEPTH_SHIFT: u32 = 48;
+const BOUND_SHIFT: u32 = 56;
+const AGE_SHIFT: u32 = 58;
+const FIELD_16: u64 = 0xffff;
+const DEPTH_MASK: u64 = 0xff;
+const BOUND_MASK: u64 = 0b11;
+/// Ages count searches modulo 64.
+pub const AGE_MASK: u8 = 0x3f;
+
+// Scores and evaluations are stored as i16: every win score, moved by at
+// most a whole line of plies (`score_to_tt`), must fit, and so must every
+// evaluation (clamped below).
+const _: () = assert!((super::WIN as i64) + (super::MAX_PLY as i64) <= i16::MAX as i64);
+const _: () = assert!(AGE_SHIFT + 6 == 64 && BOUND_SHIFT + 2 == AGE_SHIFT);
+const _: () = assert!(super::MAX_PLY as u64 <= DEPTH_MASK);
+
+/// The largest evaluation stored; far above any static evaluation.
+const EVAL_LIMIT: i32 = i16::MAX as i32;
+
+fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    let as_u16 = |v: i32| v.clamp(-EVAL_LIMIT, EVAL_LIMIT) as i16 as u16 as u64;
+    ((mv.map_or(0, Move::raw) as u64) << MOVE_SHIFT)
+        | (as_u16(score) << SCORE_SHIFT)
+        | (as_u16(eval) << EVAL_SHIFT)
+        | ((depth.clamp(0, DEPTH_MASK as i32) as u64) << DEPTH_SHIFT)
+        | ((bound as u64) << BOUND_SHIFT)
+        | (((age & AGE_MASK) as u64) << AGE_SHIFT)
 }
 
 fn unpack(data: u64) -> Option<Entry> {
-    let bound = match (data >> 56) & 3 {
+    let bound = match (data >> BOUND_SHIFT) & BOUND_MASK {
         1 => Bound::Exact,
         2 => Bound::Lower,
         3 => Bound::Upper,
         _ => return None,
     };
+    let field = |shift: u32| ((data >> shift) & FIELD_16) as u16;
     Some(Entry {
-        mv: Move::from_raw(data as u16),
-        score: (data >> 16) as u16 as i16 as i32,
-        eval: (data >> 32) as u16 as i16 as i32,
-        depth: ((data >> 48) & 0xff) as i32,
+        mv: Move::from_raw(field(MOVE_SHIFT)),
+        score: field(SCORE_SHIFT) as i16 as i32,
+        eval: field(EVAL_SHIFT) as i16 as i32,
+        depth: ((data >> DEPTH_SHIFT) & DEPTH_MASK) as i32,
         bound,
     })
 }
 
 fn age_of(data: u64) -> u8 {
-    ((data >> 58) & 0x3f) as u8
+    ((data >> AGE_SHIFT) as u8) & AGE_MASK
+}
+
+fn depth_of(data: u64) -> i32 {
+    ((data >> DEPTH_SHIFT) & DEPTH_MASK) as i32
 }
 
 /// A table of `2^k` buckets of two slots: the first keeps the deeper (or
@@ -127,7 +156,7 @@ impl TranspositionTable {
     /// Starts a new search: older entries become preferred victims.
     pub fn new_search(&self) {
         let a = self.age.load(Ordering::Relaxed);
-        self.age.store((a + 1) & 0x3f, Ordering::Relaxed);
+        self.age.store((a + 1) & AGE_MASK, Ordering::Relaxed);
     }
 
     #[inline]
@@ -150,7 +179,15 @@ impl TranspositionTable {
 
     /// Stores an entry; keeps an existing best move when none is given.
     #[inline]
-    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
         let age = self.age.load(Ordering::Relaxed);
         let b = self.bucket(key);
         let bucket = &self.slots[b..b + SLOTS_PER_BUCKET];
@@ -169,7 +206,7 @@ impl TranspositionTable {
                 // Replace the first slot if it is stale or not deeper; else the second.
                 let data = bucket[0].data.load(Ordering::Relaxed);
                 let stale = age_of(data) != age;
-                let old_depth = ((data >> 48) & 0xff) as i32;
+                let old_depth = depth_of(data);
                 if stale || depth >= old_depth || unpack(data).is_none() {
                     (0, None)
                 } else {
@@ -177,10 +214,7 @@ impl TranspositionTable {
                 }
             }
         };
-        let mv = match (mv.is_none(), old) {
-            (true, Some(e)) => e.mv,
-            _ => mv,
-        };
+        let mv = mv.or(old.and_then(|e| e.mv));
         let data = pack(mv, score, eval, depth, bound, age);
         let slot = &bucket[index];
         slot.data.store(data, Ordering::Relaxed);
@@ -211,11 +245,11 @@ mod tests {
     fn store_and_probe() {
         let tt = TranspositionTable::new(1);
         let mv = Move::new(Square::new(0, 3), Square::new(2, 3));
-        tt.store(0xDEAD_BEEF_1234_5678, mv, -123, 45, 7, Bound::Lower);
+        tt.store(0xDEAD_BEEF_1234_5678, Some(mv), -123, 45, 7, Bound::Lower);
         let e = tt.probe(0xDEAD_BEEF_1234_5678).unwrap();
         assert_eq!(
             (e.mv, e.score, e.eval, e.depth, e.bound),
-            (mv, -123, 45, 7, Bound::Lower)
+            (Some(mv), -123, 45, 7, Bound::Lower)
         );
     }
 
@@ -223,7 +257,7 @@ mod tests {
     fn wrong_key_is_never_used() {
         let tt = TranspositionTable::new(1);
         let key = 0x0123_4567_89AB_CDEFu64;
-        tt.store(key, Move::NONE, 10, 0, 3, Bound::Exact);
+        tt.store(key, None, 10, 0, 3, Bound::Exact);
         // Same bucket, different key.
         let other = key ^ (1u64 << 63);
         assert!(tt.probe(other).is_none());
@@ -243,7 +277,7 @@ mod tests {
         for k in 0..100_000u64 {
             tt.store(
                 k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                Move::NONE,
+                None,
                 0,
                 0,
                 1,

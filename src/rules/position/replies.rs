@@ -193,7 +193,7 @@ impl Position {
         let m = rules.masks();
         let mover = self.side;
         // With the king on the edge any defender move may close an exit fort.
-        if mover == Side::Defenders && rules.exit_fort && (self.king & m.edge).any() {
+        if mover == Side::Defenders && rules.options().exit_fort && (self.king & m.edge).any() {
             return m.board;
         }
         let own = self.pieces(mover);
@@ -206,7 +206,7 @@ impl Position {
         for dir in 0..4 {
             eventful |= shift(enemies & shift(anvils, dir), dir);
         }
-        if rules.shieldwall != Shieldwall::None {
+        if rules.options().shieldwall != Shieldwall::None {
             // A wall's first member stands on the edge beside the
             // destination with a piece of the mover in front of it.
             let fronted = (enemies | self.king) & m.edge & own.neighbours(m.board);
@@ -259,7 +259,7 @@ impl Position {
             count,
             total,
             eventful: self.eventful_squares(rules),
-            encircling: self.side == Side::Attackers && rules.encirclement,
+            encircling: self.side == Side::Attackers && rules.options().encirclement,
             king: match opponent {
                 Side::Defenders => self.king.first(),
                 Side::Attackers => None,

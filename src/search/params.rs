@@ -1,0 +1,94 @@
+//! Every tuning number of the search in one place, named. Each was set by
+//! self-play measurement (README, "Self-play"); change one and the bench
+//! signature changes with it.
+
+/// Quiescence: how many capture plies deep it goes before standing pat.
+pub const QSEARCH_MAX_DEPTH: i32 = 8;
+
+/// Reverse futility pruning: the deepest remaining depth it applies at, and
+/// the margin above beta per remaining ply.
+pub const FUTILITY_MAX_DEPTH: i32 = 3;
+pub const FUTILITY_MARGIN_PER_PLY: i32 = 150;
+
+/// Late-move pruning: the deepest remaining depth it applies at.
+pub const LMP_MAX_DEPTH: i32 = 3;
+
+/// Late-move pruning: how many moves are searched before quiet ones are
+/// pruned, by remaining depth.
+#[inline]
+pub fn late_move_limit(depth: i32) -> usize {
+    (8 + 4 * depth * depth) as usize
+}
+
+/// Null move: the shallowest remaining depth it is tried at.
+pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
+/// Null move: the side to move needs at least this many pieces (fewer
+/// pieces make zugzwang-like positions likely).
+pub const NULL_MOVE_MIN_PIECES: u32 = 4;
+/// Null move: below this remaining depth a fail-high is trusted without a
+/// verification search.
+pub const NULL_MOVE_VERIFY_DEPTH: i32 = 8;
+
+/// Null move: the depth reduction.
+#[inline]
+pub fn null_move_reduction(depth: i32) -> i32 {
+    2 + depth / 4
+}
+
+/// Aspiration windows: the shallowest depth they are used at, the first
+/// half-width, how much a failed window widens, and the half-width beyond
+/// which the window is dropped.
+pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+pub const ASPIRATION_WINDOW: i32 = 30;
+pub const ASPIRATION_WIDENING: i32 = 3;
+pub const ASPIRATION_MAX_WINDOW: i32 = 1000;
+
+/// Late-move reductions: the shallowest remaining depth and the first move
+/// index they apply to, and the table's formula.
+pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_MIN_MOVE_INDEX: usize = 3;
+
+/// The reduction of the `index`-th move at remaining `depth`.
+pub fn lmr_reduction(depth: usize, index: usize) -> u8 {
+    (0.5 + (depth as f64).ln() * (index as f64).ln() / 2.2) as u8
+}
+
+/// History: the bonus of a quiet move that cuts off, and the bound every
+/// score is pulled back towards (gravity).
+#[inline]
+pub fn history_bonus(depth: i32) -> i32 {
+    depth * depth
+}
+pub const HISTORY_MAX: i32 = 16384;
+
+/// Move ordering bonuses, added to the history score: the TT move first,
+/// then captures, king moves that open a road, road blocks, killers.
+pub const ORDER_TT_MOVE: i32 = 10_000_000;
+pub const ORDER_CAPTURE: i32 = 1_000_000;
+pub const ORDER_KING_TO_ROAD: i32 = 950_000;
+pub const ORDER_ROAD_BLOCK: i32 = 900_000;
+pub const ORDER_KILLER_1: i32 = 800_000;
+pub const ORDER_KILLER_2: i32 = 700_000;
+
+/// King-threat extension: a defender move that opens a road for the king
+/// is searched one ply deeper while the line is shorter than this many
+/// plies beyond twice the iteration depth (so extensions cannot run away).
+pub const THREAT_EXTENSION_SLACK: i32 = 8;
+
+/// Time management: the moves a game is assumed to have left when the
+/// protocol does not say, and the range that guess is kept in.
+pub const MOVES_TO_GO_DEFAULT: u32 = 35;
+pub const MOVES_TO_GO_MAX: u32 = 60;
+/// Time management: the share of the increment spent per move, in quarters.
+pub const INCREMENT_QUARTERS_SPENT: u32 = 3;
+/// Time management: the hard limit is this many times the planned time
+/// (and never more than three quarters of what is left).
+pub const HARD_LIMIT_FACTOR: u32 = 4;
+/// Time management: how much a best move that keeps changing stretches
+/// the soft limit, per change (at most four changes count), and how many
+/// iterations pass before one change is forgotten.
+pub const BEST_MOVE_CHANGE_STRETCH: f64 = 0.25;
+pub const BEST_MOVE_CHANGES_COUNTED: u32 = 4;
+pub const BEST_MOVE_CHANGE_DECAY_DEPTHS: i32 = 4;
+/// Time management: ms kept in hand besides the move overhead.
+pub const CLOCK_SAFETY_MS: u64 = 5;
