@@ -622,6 +622,115 @@ fn near_forts_do_not_count() {
     assert_eq!(after(&off_edge, "f5-f4"), None);
 }
 
+/// The textbook fort: king on f1, d1 e2 f2 g2 h1, closed by the
+/// defenders' h2-h1. Shieldwalls must not hide it.
+#[test]
+fn textbook_exit_fort_with_and_without_shieldwalls() {
+    for shieldwall in ["strong", "weak", "none"] {
+        let r = rules(Preset::Copenhagen, &[("Shieldwall", shieldwall)]);
+        let mut g = Game::from_record(
+            r,
+            "/3T1K5/4TTTT3/2t5t2/11/11/t9t/11/11/11/11/5t5/",
+            Side::Defenders,
+            0,
+            0,
+        )
+        .unwrap();
+        g.play_str("h2-h1").unwrap();
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::win(Side::Defenders, Reason::ExitFort)),
+            "Shieldwall={shieldwall}"
+        );
+    }
+}
+
+/// Forts on which people's games ended (`../shared/cases/real/`): the
+/// position before the defenders' last move, and that move.
+#[test]
+fn exit_forts_from_real_games() {
+    let r = rules(Preset::Copenhagen, &[]);
+    for (record, last) in [
+        // line 155: king g1 behind e1 f2 g2 h1.
+        (
+            "/3tT1K1t2/2t2TT4/1t5Tt2/tT1t7/1TT7t/t9t/t3T5t/t9t/9t1/1t6t2/4tttt3/",
+            "h3-h1",
+        ),
+        // line 63: king a8 behind a7 b8 b9 a10, closed by a capture.
+        (
+            "/4tttt3/3t7/3t7/1t3T4t/t4TT3t/tT5T2t/Tt9/K2T7/1T1t3t3/Ttt1T1t4/3t7/",
+            "d8-b8",
+        ),
+        // line 300: king h11 behind f11 g10 h10 i11.
+        (
+            "/3ttt1t3/1t9/9t1/t9t/t3T6/11/4T6/11/t5TT1T1/1t2t1T1t1t/2t2T1KTt1/",
+            "h9-h10",
+        ),
+        // line 231: king h1 behind f1 g2 h2 i1, an attacker beside i1.
+        (
+            "/5T1KT2/4t1T1tt1/2t5t1T/1t9/t6TT1t/t9t/6T3t/5T4t/tT7t1/1t9/2t2t2t2/",
+            "h5-h2",
+        ),
+    ] {
+        let mut g = Game::from_record(r.clone(), record, Side::Defenders, 0, 0).unwrap();
+        g.play_str(last).unwrap();
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::win(Side::Defenders, Reason::ExitFort)),
+            "{record} {last}"
+        );
+    }
+}
+
+/// A fort whose wall piece f3 leans on d3 and e4 sealing the pocket e3:
+/// with d4 guarding both it holds; without d4 the attackers take d3 or e4,
+/// reach e3 and then take f3: two steps, but breakable. With one attacker
+/// nothing can be taken at all.
+#[test]
+fn a_fort_that_breaks_only_in_two_steps() {
+    let r = rules(Preset::Copenhagen, &[]);
+    let wall = [
+        ("f1", 'K'),
+        ("e1", 'T'),
+        ("g1", 'T'),
+        ("e2", 'T'),
+        ("g2", 'T'),
+        ("f3", 'T'),
+        ("d3", 'T'),
+        ("e4", 'T'),
+    ];
+    let attackers = [("a6", 't'), ("k6", 't'), ("f11", 't')];
+    let with = |extra: &[(&'static str, char)]| {
+        let mut pieces: Vec<(&str, char)> = wall.to_vec();
+        pieces.extend_from_slice(extra);
+        build(&r, &pieces, Side::Attackers)
+    };
+    let guarded: Vec<_> = attackers.iter().copied().chain([("d4", 'T')]).collect();
+    assert!(with(&guarded).is_exit_fort(&r), "d4 guards the pocket");
+    assert!(
+        !with(&attackers).is_exit_fort(&r),
+        "d3 or e4 falls, then f3"
+    );
+    assert!(
+        with(&[("a6", 't')]).is_exit_fort(&r),
+        "one attacker cannot take anything"
+    );
+    // The smallest fort: four defenders guarding each other.
+    let smallest = [
+        ("f1", 'K'),
+        ("e1", 'T'),
+        ("f2", 'T'),
+        ("g2", 'T'),
+        ("h1", 'T'),
+        ("a6", 't'),
+        ("k6", 't'),
+    ];
+    assert!(build(&r, &smallest, Side::Attackers).is_exit_fort(&r));
+    // Without g2 the region opens to the whole board.
+    let open: Vec<_> = smallest.iter().copied().filter(|p| p.0 != "g2").collect();
+    assert!(!build(&r, &open, Side::Attackers).is_exit_fort(&r));
+}
+
 // ---------- whole-game rules: no moves, repetition, ply limits ----------
 
 #[test]

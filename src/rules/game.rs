@@ -48,10 +48,12 @@ impl StartPoint {
                 counter("ply", ply)?,
             ),
             [] => return Err("expected 'startpos' or a position record and side".into()),
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "expected 'startpos' or '<record> <a|d> [<plies-since-capture> <ply>]', got '{}'",
                 words.join(" ")
-            )),
+            ))
+            }
         };
         Ok(StartPoint::Position {
             setup: parse_record(record)?,

@@ -8,6 +8,7 @@ use super::types::{Bitboard, Move, Piece, Side, Square, FILE_0, FILE_10, MAX_SIZ
 use arrayvec::ArrayVec;
 use std::fmt;
 
+mod fort;
 mod replies;
 
 /// Enough for any position: every empty square is reachable from at most
@@ -787,12 +788,11 @@ impl Position {
     }
 
     /// Exit fort (Copenhagen): the king is on the edge, can move, and the
-    /// attackers can never break the fort. Sound, never optimistic: the
-    /// king's region (empty squares he can walk to) must touch no attacker,
-    /// and every defender bounding it must be uncapturable forever, which
-    /// holds when, on each axis, one of its two neighbours is off the board,
-    /// inside the region (and not hostile), or another such defender; on the
-    /// edge its inward neighbour must also be safe when shieldwalls are on.
+    /// attackers can never break the fort: whatever they play while the
+    /// defenders stand still, no attacker reaches the king's region (the
+    /// king's square and the empty squares he can walk to) and no defender
+    /// next to it is ever captured. See [`fort::holds`] for how "never" is
+    /// decided.
     pub fn is_exit_fort(&self, rules: &Rules) -> bool {
         let m = rules.masks();
         let Some(k) = self.king.first() else {
@@ -801,56 +801,7 @@ impl Position {
         if !m.edge.has(k) {
             return false;
         }
-        let empty = m.board & !self.occupied();
-        let mut region = self.king;
-        loop {
-            let next = region | (region.neighbours(m.board) & empty);
-            if next == region {
-                break;
-            }
-            region = next;
-        }
-        if region.count() < 2 {
-            return false; // the king cannot move
-        }
-        let boundary = region.neighbours(m.board) & !region;
-        if (boundary & self.attackers).any() {
-            return false;
-        }
-        // Squares that attackers could use as an anvil inside the region.
-        let hostile_in_region =
-            region & (m.hostile_throne_empty[Side::Defenders.index()] | m.corners);
-        let safe_ground = region & !hostile_in_region;
-        // Greatest fixed point of uncapturable defenders.
-        let mut safe = self.defenders;
-        loop {
-            let mut next = Bitboard::EMPTY;
-            let protector = safe | safe_ground;
-            for d in safe.squares() {
-                let db = d.bb();
-                let axis_ok = |a: usize, b: usize| {
-                    let pa = shift(db, a) & m.board;
-                    let pb = shift(db, b) & m.board;
-                    pa.is_empty()
-                        || pb.is_empty()
-                        || (pa & protector).any()
-                        || (pb & protector).any()
-                };
-                let mut ok = axis_ok(NORTH, SOUTH) && axis_ok(EAST, WEST);
-                if ok && rules.options().shieldwall != Shieldwall::None && m.edge.has(d) {
-                    let inward = db.neighbours(m.board) & !m.edge;
-                    ok = inward.is_empty() || (inward & protector).any();
-                }
-                if ok {
-                    next |= db;
-                }
-            }
-            if next == safe {
-                break;
-            }
-            safe = next;
-        }
-        (boundary & self.defenders & !safe).is_empty()
+        fort::holds(self, rules)
     }
 
     /// Plays a null move (only the side to move changes); for search.
