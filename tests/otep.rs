@@ -114,7 +114,8 @@ fn every_supported_opentafl_variant_plays() {
             e.send(&format!("rules {line}"));
             e.expect("hello", Duration::from_secs(5));
             let err = e.expect_line("error -1", T);
-            assert!(err.len() > 12, "{err}");
+            let refused = parse_otn_rules(line).unwrap_err();
+            assert!(err.contains(&refused), "{err} should say {refused}");
             e.send("goodbye");
             assert_eq!(e.finish(T), Some(0));
             continue;
@@ -167,6 +168,64 @@ fn analyze_answers_with_the_best_moves() {
     assert_eq!(parts[3], "10000", "{line}");
     e.send("goodbye");
     assert_eq!(e.finish(T), Some(0));
+}
+
+/// A search stopped by a later command never answers as a move: after an
+/// analysis, `side` and `play` must give a move for the side asked for
+/// (issue 10, defect 2: the analysis's attackers' move came back).
+#[test]
+fn a_stopped_analysis_never_answers_play() {
+    let rules = Rules::preset(Preset::Brandubh);
+    for _ in 0..3 {
+        let mut e = EngineProcess::start(&["otep", "--movetime", "200"]);
+        e.send(&format!("rules {}", otn_rules_string(&rules)));
+        e.expect("hello", Duration::from_secs(5));
+        e.send("analyze 1 30");
+        std::thread::sleep(Duration::from_millis(100));
+        e.send("side defenders");
+        e.send("play defenders");
+        let lines = e.expect("move ", T);
+        let mv = lines.last().unwrap().strip_prefix("move ").unwrap().trim();
+        let game = Game::from_record(
+            rules.clone(),
+            &rules.options().setup.record(),
+            Side::Defenders,
+            0,
+            0,
+        )
+        .unwrap();
+        let parsed = Move::parse(mv, 7).unwrap();
+        assert!(
+            game.position().is_legal(game.rules(), parsed),
+            "{mv} is not a defenders' move"
+        );
+        assert!(
+            lines.iter().all(|l| !l.starts_with("analysis")),
+            "a stopped analysis answered: {lines:?}"
+        );
+        e.send("goodbye");
+        assert_eq!(e.finish(T), Some(0));
+    }
+}
+
+/// Settings the engine cannot take end `konakis otep` with an error.
+#[test]
+fn bad_otep_settings_are_refused() {
+    for args in [
+        ["otep", "--threads", "0"],
+        ["otep", "--threads", "1000"],
+        ["otep", "--hash", "0"],
+        ["otep", "--hash", "65537"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_konakis"))
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("konakis: error:"), "{args:?}: {err}");
+    }
 }
 
 #[test]

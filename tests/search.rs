@@ -379,3 +379,16 @@ fn self_play_reaches_a_legal_result_in_every_preset() {
         }
     }
 }
+
+/// The bench's node count is the search's signature: it must match the
+/// committed value, so that any change of search behaviour shows here.
+#[test]
+fn bench_signature_matches_the_committed_value() {
+    let (nodes, _) = konakis::search::bench::run(konakis::search::bench::DEFAULT_DEPTH, |_| {})
+        .expect("the bench runs");
+    assert_eq!(
+        nodes,
+        konakis::search::bench::SIGNATURE,
+        "the search changed: update SIGNATURE and say 'Bench: {nodes}' in the commit"
+    );
+}
