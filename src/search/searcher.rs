@@ -87,6 +87,61 @@ struct Window {
     beta: i32,
 }
 
+impl Window {
+    fn new(alpha: i32, beta: i32) -> Window {
+        Window { alpha, beta }
+    }
+    /// The child's window: negated and swapped.
+    fn flipped(self) -> Window {
+        Window::new(-self.beta, -self.alpha)
+    }
+    /// The null window just above alpha, from the child's side.
+    fn null_above_alpha(self) -> Window {
+        Window::new(-self.alpha - 1, -self.alpha)
+    }
+}
+
+/// What kind of node is searched: on the principal variation (full
+/// window, no pruning), or off it, where a null move may be tried unless
+/// the node follows one (no two null moves in a row) or verifies one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NodeKind {
+    Pv,
+    NonPv,
+    NoNull,
+}
+
+impl NodeKind {
+    fn is_pv(self) -> bool {
+        self == NodeKind::Pv
+    }
+    /// The kind of a node's first child: PV below PV, else an ordinary
+    /// node (where a null move may be tried again).
+    fn pv_child(self) -> NodeKind {
+        if self.is_pv() {
+            NodeKind::Pv
+        } else {
+            NodeKind::NonPv
+        }
+    }
+}
+
+/// A move's place in the move loop, for late-move reductions.
+#[derive(Clone, Copy, Debug)]
+struct LateMove {
+    index: usize,
+    quiet: bool,
+}
+
+/// Where a node stands: its remaining depth, its distance from the root,
+/// and its kind.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    depth: i32,
+    ply: usize,
+    kind: NodeKind,
+}
+
 /// What a node knows when it starts searching its moves.
 struct NodeFacts {
     side: Side,
@@ -419,14 +474,13 @@ impl<'a> Searcher<'a> {
         let r = null_move_reduction(depth);
         let child = pos.make_null();
         self.path.push(child.hash());
+        let child_window = Window::new(-beta, -beta + 1);
         let score = -self.search(
             &child,
             depth - 1 - r,
-            -beta,
-            -beta + 1,
+            child_window,
             ply + 1,
-            false,
-            false,
+            NodeKind::NoNull,
         );
         self.path.pop();
         if self.stopped {
@@ -438,27 +492,30 @@ impl<'a> Searcher<'a> {
         if depth < NULL_MOVE_VERIFY_DEPTH {
             return Some(if score >= WIN_BOUND { beta } else { score });
         }
-        let v = self.search(pos, depth - r, beta - 1, beta, ply, false, false);
+        let v = self.search(
+            pos,
+            depth - r,
+            Window::new(beta - 1, beta),
+            ply,
+            NodeKind::NoNull,
+        );
         (v >= beta).then_some(v)
     }
 
     /// Principal-variation search of one node.
-    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         pos: &Position,
         depth: i32,
-        alpha: i32,
-        beta: i32,
+        mut w: Window,
         ply: usize,
-        pv_node: bool,
-        allow_null: bool,
+        kind: NodeKind,
     ) -> i32 {
         if let Some(lost) = self.enter_node(pos, ply) {
             return lost;
         }
         let root = ply == 0;
-        let mut w = Window { alpha, beta };
+        let pv_node = kind.is_pv();
         if !root {
             if let Some(s) = self.early_score(pos, ply, &mut w) {
                 return s;
@@ -499,14 +556,14 @@ impl<'a> Searcher<'a> {
         if self.reverse_futility_cuts(pos, &facts, depth, w.beta, pv_node) {
             return facts.static_eval;
         }
-        if !pv_node && allow_null {
+        if kind == NodeKind::NonPv {
             if let Some(s) = self.null_move_cutoff(pos, &facts, depth, w.beta, ply) {
                 return s;
             }
         }
         let tt_move = entry.and_then(|e| e.mv);
-        let (best, best_move) =
-            self.search_moves(pos, &facts, &mut moves, tt_move, depth, w, ply, pv_node);
+        let frame = Frame { depth, ply, kind };
+        let (best, best_move) = self.search_moves(pos, &facts, &mut moves, tt_move, frame, w);
         if self.stopped {
             return best;
         }
@@ -534,18 +591,17 @@ impl<'a> Searcher<'a> {
     /// moves near the leaves, searches each child, and keeps the best.
     /// Returns the best score and its move; on a stop, the best score so
     /// far (or 0).
-    #[allow(clippy::too_many_arguments)]
     fn search_moves(
         &mut self,
         pos: &Position,
         facts: &NodeFacts,
         moves: &mut MoveList,
         tt_move: Option<Move>,
-        depth: i32,
+        frame: Frame,
         mut w: Window,
-        ply: usize,
-        pv_node: bool,
     ) -> (i32, Option<Move>) {
+        let Frame { depth, ply, kind } = frame;
+        let pv_node = kind.is_pv();
         let rules = self.rules;
         let side = facts.side;
         let mut scores = self.order_moves(pos, moves, tt_move, ply);
@@ -592,7 +648,8 @@ impl<'a> Searcher<'a> {
             }
             self.count_node();
             self.path.push(child.hash());
-            let score = self.search_child(&child, depth - 1 + extension, w, ply, i, quiet, pv_node);
+            let late = LateMove { index: i, quiet };
+            let score = self.search_child(&child, frame, depth - 1 + extension, w, late);
             self.path.pop();
             if self.stopped {
                 return (if best > -WIN - 1 { best } else { 0 }, best_move);
@@ -622,40 +679,44 @@ impl<'a> Searcher<'a> {
     /// Searches one child: the first move with the full window, later ones
     /// with a null window, reduced when late and quiet, re-searched when
     /// they beat alpha.
-    #[allow(clippy::too_many_arguments)]
     fn search_child(
         &mut self,
         child: &Position,
+        parent: Frame,
         new_depth: i32,
         w: Window,
-        ply: usize,
-        index: usize,
-        quiet: bool,
-        pv_node: bool,
+        late: LateMove,
     ) -> i32 {
-        if index == 0 {
-            return -self.search(child, new_depth, -w.beta, -w.alpha, ply + 1, pv_node, true);
+        let ply = parent.ply + 1;
+        let pv_node = parent.kind.is_pv();
+        if late.index == 0 {
+            return -self.search(child, new_depth, w.flipped(), ply, parent.kind.pv_child());
         }
-        // Quiet moves are never extended: the node's depth is one more.
-        let depth = new_depth + 1;
         let mut reduction = 0;
-        if self.setup.features.lmr && depth >= LMR_MIN_DEPTH && index >= LMR_MIN_MOVE_INDEX && quiet
+        if self.setup.features.lmr
+            && parent.depth >= LMR_MIN_DEPTH
+            && late.index >= LMR_MIN_MOVE_INDEX
+            && late.quiet
         {
-            reduction = self.lmr[(depth as usize).min(63)][index.min(63)] as i32;
+            reduction = self.lmr[(parent.depth as usize).min(63)][late.index.min(63)] as i32;
             if pv_node {
                 reduction -= 1;
             }
             reduction = reduction.clamp(0, new_depth - 1);
         }
-        let null_window = |s: &mut Self, d: i32| {
-            -s.search(child, d, -w.alpha - 1, -w.alpha, ply + 1, false, true)
-        };
-        let mut score = null_window(self, new_depth - reduction);
+        let null_window = w.null_above_alpha();
+        let mut score = -self.search(
+            child,
+            new_depth - reduction,
+            null_window,
+            ply,
+            NodeKind::NonPv,
+        );
         if score > w.alpha && reduction > 0 {
-            score = null_window(self, new_depth);
+            score = -self.search(child, new_depth, null_window, ply, NodeKind::NonPv);
         }
         if score > w.alpha && score < w.beta && pv_node {
-            score = -self.search(child, new_depth, -w.beta, -w.alpha, ply + 1, true, true);
+            score = -self.search(child, new_depth, w.flipped(), ply, NodeKind::Pv);
         }
         score
     }
@@ -956,7 +1017,7 @@ impl<'a> Searcher<'a> {
             _ => (-WIN - 1, WIN + 1, 0),
         };
         loop {
-            let score = self.search(&root, depth, alpha, beta, 0, true, false);
+            let score = self.search(&root, depth, Window::new(alpha, beta), 0, NodeKind::Pv);
             if self.stopped || delta == 0 || (score > alpha && score < beta) {
                 return score;
             }
