@@ -221,3 +221,41 @@ fn bad_arguments_are_errors() {
         assert!(!ok && stderr.contains("error"), "{args:?}: {stderr}");
     }
 }
+
+/// Short controls, no time margin, and a loaded machine (eight search
+/// threads per engine on this test's cores): nobody loses on time.
+#[test]
+fn short_controls_under_load_never_lose_on_time() {
+    let rec = tmp("clock.txt");
+    let me = format!("cmd={KONAKIS}");
+    let (stdout, stderr, ok) = run_match(&[
+        "--engine",
+        &me,
+        "name=a",
+        "option.Threads=8",
+        "option.Hash=8",
+        "--engine",
+        &me,
+        "name=b",
+        "option.Threads=8",
+        "option.Hash=8",
+        "--variant",
+        "tablut",
+        "--tc",
+        "1+0.03",
+        "--timemargin",
+        "0",
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--records",
+        rec.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stdout}\n{stderr}");
+    let recs = records(&rec);
+    assert_eq!(recs.len(), 4);
+    for r in &recs {
+        assert_ne!(r.reason.name(), "time", "{}", r.line());
+    }
+}

@@ -338,6 +338,55 @@ fn aspiration_fails_are_reported_as_bounds() {
     }
 }
 
+/// Many more search threads than cores must not lose on time: the answer
+/// comes within the clock. (The old build took 531 to 672 ms here with 256
+/// threads: the deadline was checked only by a starved main thread.)
+#[test]
+fn many_threads_answer_within_the_clock() {
+    for threads in [64, 256] {
+        let mut e = started();
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send("isready");
+        e.expect("readyok", T);
+        for _ in 0..3 {
+            e.send("position startpos");
+            let asked = std::time::Instant::now();
+            e.send("go atime 200 dtime 200");
+            e.expect("bestmove", T);
+            let took = asked.elapsed();
+            assert!(
+                took < Duration::from_millis(200),
+                "{threads} threads took {took:?} on a 200 ms clock"
+            );
+        }
+    }
+}
+
+/// A table the machine cannot hold is refused, and the old one stays; a
+/// large one it can hold is ready at once (its pages are taken as used).
+#[test]
+fn hash_sizes_the_machine_cannot_hold_are_refused() {
+    let mut e = started();
+    let available = konakis::search::tt::available_memory();
+    if available.is_some_and(|a| a < 64 << 30) {
+        e.send("setoption name Hash value 65536");
+        let l = e.expect_line("info string error", T);
+        assert!(
+            l.contains("65536") && l.contains("more than this machine"),
+            "{l}"
+        );
+    }
+    e.send("setoption name Hash value 1024");
+    e.send("isready");
+    let lines = e.expect("readyok", T);
+    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+    e.send("tei");
+    let lines = e.expect("teiok", T);
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Hash type spin default 1024")));
+}
+
 #[test]
 fn extras_answer() {
     let mut e = started();

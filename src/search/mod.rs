@@ -20,7 +20,7 @@ use searcher::{SearchSetup, Searcher, Shared};
 use settings::{parse_check, parse_spin};
 pub use settings::{Features, OptionInfo, OptionKind, Settings};
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 pub use time::Limits;
@@ -256,11 +256,12 @@ impl Engine {
         Ok(())
     }
 
-    /// Empties the transposition table.
+    /// Empties the transposition table: a fresh zeroed table of the same
+    /// size replaces it (at once, whatever its size).
     pub fn clear_hash(&mut self) {
         self.stop_and_wait();
-        if let Some(t) = &self.tt {
-            t.clear();
+        if self.tt.take().is_some() {
+            self.tt = Some(Arc::new(TranspositionTable::new(self.settings.hash_mib)));
         }
     }
 
@@ -379,11 +380,7 @@ impl Engine {
         let thread_shared = shared.clone();
         let handle = std::thread::Builder::new()
             .name("konakis-controller".into())
-            .spawn(move || {
-                let result = run_search(id, &pool, &setup, &thread_shared, on_info);
-                on_done(&result);
-                result
-            })
+            .spawn(move || run_search(id, &pool, &setup, &thread_shared, on_info, on_done))
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
         self.running = Some(Running { shared, handle });
         Ok(id)
@@ -405,7 +402,7 @@ impl Engine {
         let shared = Shared::new(self.table(), limits.ponder);
         let setup = self.setup_for(&limits);
         let id = self.next_id();
-        run_search(id, &self.pool, &setup, &shared, on_info)
+        run_search(id, &self.pool, &setup, &shared, on_info, |_| {})
     }
 
     fn setup_for(&self, limits: &Limits) -> SearchSetup {
@@ -479,12 +476,21 @@ impl Drop for Engine {
     }
 }
 
+/// How long the answer waits, past the hard deadline, for the main thread
+/// to unwind before it is given from the last completed iteration.
+const STOP_GRACE: Duration = Duration::from_millis(5);
+
+/// Runs one search: the main thread and the helpers on the pool, kept to
+/// the deadlines by this (controller) thread, which answers through
+/// `on_done` as soon as the result is known, then waits for every search
+/// thread to finish before returning the result.
 fn run_search(
     id: SearchId,
     pool: &rayon::ThreadPool,
     setup: &SearchSetup,
     shared: &Shared,
     mut on_info: impl FnMut(&Info) + Send,
+    on_done: impl FnOnce(&SearchResult),
 ) -> SearchResult {
     shared.tt.new_search();
     let root = &setup.root;
@@ -503,29 +509,111 @@ fn run_search(
     };
     if legal.is_empty() || setup.game_over {
         wait_while_pondering(shared);
+        on_done(&empty);
         return empty;
     }
-    let main_lines = Mutex::new(Vec::new());
     let threads = setup.threads.max(1);
-    pool.scope(|scope| {
-        for helper in 1..threads {
-            scope.spawn(move |_| {
-                let mut s = Searcher::new(helper, setup, shared);
-                s.iterate(|_| {});
+    let (report, reports) = std::sync::mpsc::channel::<MainReport>();
+    std::thread::scope(|threads_scope| {
+        let search = threads_scope.spawn(move || {
+            pool.scope(|scope| {
+                for helper in 1..threads {
+                    scope.spawn(move |_| {
+                        let mut s = Searcher::new(helper, setup, shared);
+                        s.iterate(|_| {}, |_| {});
+                        s.flush_nodes();
+                    });
+                }
+                let mut s = Searcher::new(0, setup, shared);
+                let lines = s.iterate(
+                    |info: &Info| {
+                        let _ = report.send(MainReport::Info(info.clone()));
+                    },
+                    |lines: &[searcher::RootLine]| {
+                        let _ = report.send(MainReport::Iteration(lines.to_vec()));
+                    },
+                );
                 s.flush_nodes();
+                // An infinite or pondering search waits for `stop` before answering.
+                wait_while_pondering(shared);
+                shared.stop.store(true, Ordering::Relaxed);
+                let _ = report.send(MainReport::Done(lines));
             });
+        });
+        let lines = relay_main_thread(shared, setup.deadlines.hard, &reports, &mut on_info);
+        let result = build_result(&empty, &legal, &lines, setup, shared);
+        // Reports still on their way are dropped: nothing follows the answer.
+        on_done(&result);
+        let _ = search.join();
+        result
+    })
+}
+
+/// What the main search thread tells the controller.
+enum MainReport {
+    Info(Info),
+    /// The lines of a completed iteration.
+    Iteration(Vec<searcher::RootLine>),
+    /// The final lines: the search is over.
+    Done(Vec<searcher::RootLine>),
+}
+
+/// Passes the main thread's reports on until it is done, and returns its
+/// final lines. With a hard deadline, stops the search when it passes (on
+/// the clock, which a pondering search has not started yet) and waits only
+/// a short grace after it for the main thread to unwind; then answers with
+/// its last completed iteration. The main thread may be starved of CPU
+/// (many threads on few cores, a loaded machine): this thread keeps time.
+fn relay_main_thread(
+    shared: &Shared,
+    hard: Option<Duration>,
+    reports: &std::sync::mpsc::Receiver<MainReport>,
+    on_info: &mut impl FnMut(&Info),
+) -> Vec<searcher::RootLine> {
+    use std::sync::mpsc::RecvTimeoutError;
+    let tick = Duration::from_millis(2);
+    let mut grace_ends = None;
+    let mut completed = Vec::new();
+    loop {
+        let wait = if let Some(end) = grace_ends {
+            match shared.clock_elapsed() {
+                now if now < end => Some(end - now),
+                _ => return completed,
+            }
+        } else if shared.pondering.load(Ordering::Relaxed) {
+            hard.map(|_| tick)
+        } else {
+            hard.map(|h| h.saturating_sub(shared.clock_elapsed()))
+        };
+        let report = match wait {
+            None => reports.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            Some(w) if w.is_zero() => Err(RecvTimeoutError::Timeout),
+            Some(w) => reports.recv_timeout(w),
+        };
+        match report {
+            Ok(MainReport::Info(info)) => on_info(&info),
+            Ok(MainReport::Iteration(lines)) => completed = lines,
+            Ok(MainReport::Done(lines)) => return lines,
+            Err(RecvTimeoutError::Disconnected) => return completed,
+            Err(RecvTimeoutError::Timeout) => {
+                let past_hard = hard.is_some_and(|h| shared.clock_elapsed() >= h);
+                if grace_ends.is_none() && past_hard && !shared.pondering.load(Ordering::Relaxed) {
+                    shared.stop.store(true, Ordering::Relaxed);
+                    grace_ends = Some(shared.clock_elapsed() + STOP_GRACE);
+                }
+            }
         }
-        let mut s = Searcher::new(0, setup, shared);
-        let lines = s.iterate(&mut on_info);
-        s.flush_nodes();
-        // An infinite or pondering search waits for `stop` before answering.
-        wait_while_pondering(shared);
-        shared.stop.store(true, Ordering::Relaxed);
-        if let Ok(mut m) = main_lines.lock() {
-            *m = lines;
-        }
-    });
-    let lines = main_lines.into_inner().unwrap_or_default();
+    }
+}
+
+/// The result from the main thread's lines (best first).
+fn build_result(
+    empty: &SearchResult,
+    legal: &MoveList,
+    lines: &[searcher::RootLine],
+    setup: &SearchSetup,
+    shared: &Shared,
+) -> SearchResult {
     let nodes = shared.nodes.load(Ordering::Relaxed);
     let time = shared.start.elapsed();
     let Some(first) = lines.first() else {
@@ -535,12 +623,12 @@ fn run_search(
             nodes,
             time,
             pv: vec![legal[0]],
-            ..empty
+            ..empty.clone()
         };
     };
     let mut ponder = first.pv.get(1).copied();
     if ponder.is_none() {
-        let child = root.make(&setup.rules, first.mv);
+        let child = setup.root.make(&setup.rules, first.mv);
         ponder = shared
             .tt
             .probe(child.hash())
@@ -559,7 +647,7 @@ fn run_search(
             .iter()
             .map(|l| (l.mv, l.score, l.pv.clone()))
             .collect(),
-        ..empty
+        ..empty.clone()
     }
 }
 

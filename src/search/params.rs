@@ -79,8 +79,9 @@ pub const THREAT_EXTENSION_SLACK: i32 = 8;
 /// protocol does not say, and the range that guess is kept in.
 pub const MOVES_TO_GO_DEFAULT: u32 = 35;
 pub const MOVES_TO_GO_MAX: u32 = 60;
-/// Time management: the share of the increment spent per move, in quarters.
-pub const INCREMENT_QUARTERS_SPENT: u32 = 3;
+/// Time management: the share of the increments still to come (over the
+/// moves assumed left) counted as time to spend now.
+pub const FUTURE_INCREMENTS_PERCENT: u32 = 50;
 /// Time management: the hard limit is this many times the planned time
 /// (and never more than three quarters of what is left).
 pub const HARD_LIMIT_FACTOR: u32 = 4;

@@ -864,9 +864,14 @@ impl<'a> Searcher<'a> {
             .collect()
     }
 
-    /// Iterative deepening. The main thread reports through `report` and
+    /// Iterative deepening. The main thread reports progress through
+    /// `report`, each completed iteration's lines through `completed`, and
     /// returns its lines of the deepest completed iteration.
-    pub fn iterate(&mut self, mut report: impl FnMut(&Info)) -> Vec<RootLine> {
+    pub fn iterate(
+        &mut self,
+        mut report: impl FnMut(&Info),
+        mut completed: impl FnMut(&[RootLine]),
+    ) -> Vec<RootLine> {
         let setup = self.setup;
         let mut lines: Vec<RootLine> = Vec::new();
         let root_moves = self.node_moves(&setup.root, true);
@@ -918,6 +923,7 @@ impl<'a> Searcher<'a> {
                 depth += 1;
                 continue;
             }
+            completed(&lines);
             for (k, line) in lines.iter().enumerate() {
                 let info = self.info(line.depth, line.seldepth, k + 1, line.score, None, &line.pv);
                 report(&info);

@@ -1,7 +1,7 @@
 //! Search limits and time management.
 
 use super::params::{
-    CLOCK_SAFETY_MS, HARD_LIMIT_FACTOR, INCREMENT_QUARTERS_SPENT, MOVES_TO_GO_DEFAULT,
+    CLOCK_SAFETY_MS, FUTURE_INCREMENTS_PERCENT, HARD_LIMIT_FACTOR, MOVES_TO_GO_DEFAULT,
     MOVES_TO_GO_MAX,
 };
 use crate::rules::{Move, Side};
@@ -80,16 +80,24 @@ pub fn deadlines(limits: &Limits, side: Side, overhead: Duration) -> Deadlines {
         };
     };
     let inc = limits.inc[side.index()];
-    // Keep a reserve so that the flag never falls: the overhead per move
-    // plus a small safety margin.
-    let usable = remaining.saturating_sub(overhead + Duration::from_millis(CLOCK_SAFETY_MS));
     let moves_left = limits
         .moves_to_go
         .unwrap_or(MOVES_TO_GO_DEFAULT)
         .clamp(1, MOVES_TO_GO_MAX);
-    let base = usable / moves_left + inc * INCREMENT_QUARTERS_SPENT / 4;
-    let soft = base.min(usable / 2);
-    let hard = (base * HARD_LIMIT_FACTOR).min(usable * 3 / 4).max(soft);
+    let safety = Duration::from_millis(CLOCK_SAFETY_MS);
+    // Each move still to play loses one overhead the engine's own clock
+    // does not see (the GUI's, the pipes', the scheduler's): keep that
+    // many in hand. The reserve grows with the pace of the game, so a fast
+    // game is played with a deeper cushion than its increment suggests.
+    let reserve = overhead * (moves_left + 2) + safety;
+    // Increments still to come are counted in part only: a game that is
+    // fast for the latency it suffers must not spend them before they come.
+    let future_increments = inc * (moves_left - 1) * FUTURE_INCREMENTS_PERCENT / 100;
+    let pool = (remaining + future_increments).saturating_sub(reserve);
+    // Never more than what the clock holds now, less this move's overhead.
+    let ceiling = (remaining * 3 / 4).saturating_sub(overhead + safety);
+    let soft = (pool / moves_left).min(ceiling);
+    let hard = (soft * HARD_LIMIT_FACTOR).min(ceiling);
     let floor = Duration::from_millis(1);
     Deadlines {
         soft: Some(soft.max(floor)),
@@ -125,5 +133,52 @@ mod tests {
                 .hard
                 .is_none()
         );
+    }
+
+    /// A long game on a clock, played by the deadlines: each move takes its
+    /// soft time stretched to the most the search stretches it (twice),
+    /// never more than the hard limit, plus `latency` the engine does not
+    /// see, for `moves` moves of one side. Returns the lowest the clock fell
+    /// to, in ms (negative: the flag fell).
+    fn lowest_clock(base_ms: u64, inc_ms: u64, latency_ms: u64, moves: usize) -> i64 {
+        let overhead = Duration::from_millis(30);
+        let mut clock = base_ms as i64;
+        let mut lowest = clock;
+        for _ in 0..moves {
+            let l = Limits {
+                time: [Some(Duration::from_millis(clock.max(0) as u64)); 2],
+                inc: [Duration::from_millis(inc_ms); 2],
+                ..Limits::default()
+            };
+            let d = deadlines(&l, Side::Attackers, overhead);
+            let spent = (d.soft.unwrap() * 2).min(d.hard.unwrap());
+            clock -= spent.as_millis() as i64 + latency_ms as i64;
+            lowest = lowest.min(clock);
+            clock += inc_ms as i64;
+        }
+        lowest
+    }
+
+    /// Long games at short controls never lose on time while the latency
+    /// the engine does not see stays within half the increment, and the
+    /// clock keeps a cushion of ten moves' overhead. The old rule (a 35th
+    /// of the clock plus three quarters of the increment, less one
+    /// overhead) kept 19 to 32 ms here, and flagged in sudden death.
+    #[test]
+    fn long_games_at_short_controls_keep_the_clock() {
+        for (base, inc, latency, moves) in [
+            (1_000, 10, 5, 1_500),
+            (1_000, 0, 0, 300),
+            (2_000, 20, 10, 1_500),
+            (5_000, 50, 25, 1_500),
+            (10_000, 100, 30, 1_500),
+            (60_000, 0, 3, 300),
+        ] {
+            let lowest = lowest_clock(base, inc, latency, moves);
+            assert!(
+                lowest > 300,
+                "{base}+{inc} ms with {latency} ms unseen: the clock fell to {lowest} ms"
+            );
+        }
     }
 }

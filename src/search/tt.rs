@@ -25,22 +25,16 @@ pub struct Entry {
     pub bound: Bound,
 }
 
+/// A slot: `check` holds `key ^ data`. All zero is an empty slot.
+#[repr(C)]
 struct Slot {
     check: AtomicU64,
     data: AtomicU64,
 }
 
-impl Slot {
-    fn new() -> Slot {
-        Slot {
-            check: AtomicU64::new(0),
-            data: AtomicU64::new(0),
-        }
-    }
-}
-
 const SLOTS_PER_BUCKET: usize = 2;
-const SLOT_BYTES: usize = 16;
+const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+const _: () = assert!(SLOT_BYTES == 16);
 
 // The 64 bits of a slot's data, low to high: move, score, static
 // evaluation, depth, bound, age.
@@ -104,34 +98,82 @@ fn depth_of(data: u64) -> i32 {
 /// A table of `2^k` buckets of two slots: the first keeps the deeper (or
 /// newer) entry, the second always takes the latest.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    slots: Box<[Slot]>,
     mask: usize,
     age: AtomicU8,
 }
+
+/// `len` empty slots in zeroed memory. The allocator hands large zeroed
+/// blocks out as untouched pages, so a table of any size is ready at once
+/// and memory is taken only as the search writes to it.
+fn zeroed_slots(len: usize) -> Option<Box<[Slot]>> {
+    let layout = std::alloc::Layout::array::<Slot>(len.max(1)).ok()?;
+    // SAFETY: the layout has a non-zero size (at least one slot).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Slot>();
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` comes from the global allocator with the layout of an
+    // array of `len.max(1)` slots, which is the layout a `Box<[Slot]>` of
+    // that length frees with; the memory is zeroed, and all-zero bytes are
+    // a valid `Slot` (two `AtomicU64`, which have the representation of
+    // `u64`); the box takes sole ownership of the block.
+    Some(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len.max(1))) })
+}
+
+/// Bytes of memory the machine can still give, where the system says
+/// (Linux's `MemAvailable`).
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// Memory a table may not take: what the rest of the process and the
+/// machine need.
+const MEMORY_HEADROOM: u64 = 256 << 20;
 
 impl TranspositionTable {
     /// A table of at most `mib` MiB (at least one bucket).
     pub fn new(mib: usize) -> TranspositionTable {
         // The smallest table can always be had.
-        Self::try_new(mib).unwrap_or_else(|_| Self::with_buckets(Vec::new(), 1))
+        Self::try_new(mib).unwrap_or_else(|_| Self::with_buckets(1))
     }
 
-    /// A table of at most `mib` MiB, or an error when the memory cannot be had.
+    /// A table of at most `mib` MiB, or an error when the machine cannot
+    /// hold it (more than its available memory less a headroom) or the
+    /// memory cannot be had.
     pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
         let bytes = mib.max(1).saturating_mul(1 << 20);
+        if let Some(available) = available_memory() {
+            if bytes as u64 > available.saturating_sub(MEMORY_HEADROOM) {
+                return Err(format!(
+                    "a {mib} MiB hash table is more than this machine can hold ({} MiB available)",
+                    available >> 20
+                ));
+            }
+        }
         let mut buckets = 1usize;
         while buckets * 2 * SLOTS_PER_BUCKET * SLOT_BYTES <= bytes {
             buckets *= 2;
         }
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(buckets * SLOTS_PER_BUCKET)
-            .map_err(|_| format!("cannot allocate a {mib} MiB hash table"))?;
-        Ok(Self::with_buckets(slots, buckets))
+        let slots = zeroed_slots(buckets * SLOTS_PER_BUCKET)
+            .ok_or_else(|| format!("cannot allocate a {mib} MiB hash table"))?;
+        Ok(TranspositionTable {
+            slots,
+            mask: buckets - 1,
+            age: AtomicU8::new(0),
+        })
     }
 
-    fn with_buckets(mut slots: Vec<Slot>, buckets: usize) -> TranspositionTable {
-        slots.extend((0..buckets * SLOTS_PER_BUCKET).map(|_| Slot::new()));
+    fn with_buckets(buckets: usize) -> TranspositionTable {
+        let slots = (0..buckets * SLOTS_PER_BUCKET)
+            .map(|_| Slot {
+                check: AtomicU64::new(0),
+                data: AtomicU64::new(0),
+            })
+            .collect();
         TranspositionTable {
             slots,
             mask: buckets - 1,
