@@ -217,8 +217,8 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
         engines,
         variant,
         overrides,
-        games: args.games.clamp(1, 1_000_000),
-        concurrency: args.concurrency.clamp(1, 64),
+        games: args.games,
+        concurrency: args.concurrency,
         tc,
         openings,
         repeat: args.repeat,
@@ -353,8 +353,9 @@ pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
         .depth
         .map(|d| d as i32)
         .unwrap_or(crate::search::bench::DEFAULT_DEPTH);
-    if !(1..=64).contains(&depth) {
-        return Err(format!("bench depth must be 1 to 64, not {depth}"));
+    let max = crate::search::bench::MAX_DEPTH;
+    if !(1..=max).contains(&depth) {
+        return Err(format!("bench depth must be 1 to {max}, not {depth}"));
     }
     if !(1..=256).contains(&args.threads) {
         return Err(format!("--threads must be 1 to 256, not {}", args.threads));
@@ -375,6 +376,13 @@ pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
 }
 
 pub fn run_perft(args: &PerftArgs) -> Result<(), String> {
+    let max = crate::rules::perft::MAX_DEPTH;
+    if !(1..=max).contains(&args.depth) {
+        return Err(format!(
+            "perft depth must be 1 to {max}, not {}",
+            args.depth
+        ));
+    }
     let mut engine = Engine::new();
     engine.set_rules(args.rules.build()?);
     let start = match &args.position {

@@ -2,7 +2,20 @@ use clap::Parser;
 use konakis::cli::{group_engine_words, run_bench, run_match, run_perft, run_replay, Cli, Command};
 
 fn main() {
-    let cli = Cli::parse_from(group_engine_words(std::env::args().collect()));
+    let cli = match Cli::try_parse_from(group_engine_words(std::env::args().collect())) {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                std::process::exit(0);
+            }
+            // clap's message starts with "error: "; ours with "konakis: ".
+            let text = e.render().to_string();
+            eprint!("konakis: {text}");
+            std::process::exit(2);
+        }
+    };
     let result = match cli.command {
         Some(Command::Perft(args)) => run_perft(&args),
         Some(Command::Bench(args)) => run_bench(&args),

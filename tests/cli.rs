@@ -53,3 +53,28 @@ fn perft_counts_and_refuses_illegal_rules() {
         assert!(err.contains(named), "{args:?} should name {named}: {err}");
     }
 }
+
+/// Argument errors, clap's own among them, read `konakis: error: …` and
+/// exit 2; help and version exit 0. Depth ranges agree with the protocol.
+#[test]
+fn argument_errors_have_one_form() {
+    for args in [
+        vec!["perft", "x"],
+        vec!["--bogus"],
+        vec!["perft", "0"],
+        vec!["perft", "21"],
+        vec!["bench", "65"],
+        vec!["bench", "--threads", "0"],
+        vec!["otep", "--hash", "0"],
+        vec!["match", "--engine", "cmd=a"],
+    ] {
+        let (code, _, err) = konakis(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("konakis: error:"), "{args:?}: {err}");
+    }
+    for args in [vec!["--help"], vec!["--version"], vec!["perft", "--help"]] {
+        let (code, out, _) = konakis(&args);
+        assert_eq!(code, Some(0), "{args:?}");
+        assert!(!out.is_empty());
+    }
+}

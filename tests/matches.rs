@@ -43,7 +43,6 @@ fn misbehaving_engines_lose_and_the_match_completes() {
         ("timeout", "stall", vec!["--depth", "1", "--stall", "300"]),
         ("illegal", "illegal-move", vec!["--depth", "1"]),
         ("garbage", "illegal-move", vec!["--depth", "1"]),
-        ("no-readyok", "crash", vec!["--depth", "1"]),
     ] {
         let rec = tmp(&format!("fake-{mode}-{reason}.txt"));
         let fake = format!("cmd={FAKE}");
@@ -79,7 +78,7 @@ fn misbehaving_engines_lose_and_the_match_completes() {
             } else {
                 // A game may also end by the rules before the fake misbehaves.
                 assert!(
-                    !r.reason.name().contains("crash") || mode == "crash" || mode == "no-readyok",
+                    !r.reason.name().contains("crash") || mode == "crash",
                     "{mode}: {}",
                     r.line()
                 );
@@ -188,6 +187,91 @@ fn sprt_stops_a_decided_match() {
         .parse()
         .unwrap();
     assert!(games < 200, "{stdout}");
+}
+
+/// An engine that cannot start, or refuses a setting, stops the match
+/// before it begins, with the reason (it used to be scored as crash losses
+/// with status 0). So do --games 0 and --concurrency 0.
+#[test]
+fn matches_that_cannot_be_played_are_refused() {
+    let dir = tmp("not-an-engine");
+    std::fs::create_dir_all(&dir).unwrap();
+    let plain = tmp("plain-file.txt");
+    std::fs::write(&plain, "not a program").unwrap();
+    let me = format!("cmd={KONAKIS}");
+    let fake = format!("cmd={FAKE}");
+    let dir_cmd = format!("cmd={}", dir.display());
+    let plain_cmd = format!("cmd={}", plain.display());
+    let no_readyok = [fake.as_str(), "arg=--mode", "arg=no-readyok"];
+    for (engine, named) in [
+        (vec!["cmd=/nonexistent/engine"], "/nonexistent/engine"),
+        (vec![dir_cmd.as_str()], "not-an-engine"),
+        (vec![plain_cmd.as_str()], "plain-file.txt"),
+        (no_readyok.to_vec(), "readyok"),
+        (vec![me.as_str(), "option.Hash=-3"], "-3"),
+        (vec![me.as_str(), "option.Frobnicate=1"], "Frobnicate"),
+    ] {
+        let mut args = vec!["--engine", me.as_str(), "--engine"];
+        args.extend(engine.iter().copied());
+        args.extend(["--depth", "1", "--games", "2"]);
+        let (stdout, stderr, ok) = run_match(&args);
+        assert!(!ok, "{engine:?}: {stdout}");
+        assert!(
+            stderr.starts_with("konakis: error:") && stderr.contains(named),
+            "{engine:?} should be named ({named}): {stderr}"
+        );
+    }
+    for (flag, value) in [("--games", "0"), ("--concurrency", "0")] {
+        let (stdout, stderr, ok) = run_match(&[
+            "--engine", &me, "--engine", &me, "--depth", "1", flag, value,
+        ]);
+        assert!(
+            !ok && stderr.contains(flag),
+            "{flag} {value}: {stdout} {stderr}"
+        );
+    }
+}
+
+/// An SPRT over pairs that all split 1-1 must not decide after one pair
+/// (the variance was zero and the LLR minus infinity), and it stops only
+/// on whole pairs.
+#[test]
+fn sprt_needs_more_than_one_split_pair_and_stops_on_whole_pairs() {
+    let me = format!("cmd={KONAKIS}");
+    let (stdout, stderr, ok) = run_match(&[
+        "--engine",
+        &me,
+        "name=a",
+        "--engine",
+        &me,
+        "name=b",
+        "--variant",
+        "brandubh",
+        "--depth",
+        "2",
+        "--games",
+        "12",
+        "--repeat",
+        "--sprt",
+        "elo0=0",
+        "elo1=10",
+        "alpha=0.05",
+        "beta=0.05",
+        "--seed",
+        "5",
+    ]);
+    assert!(ok, "{stdout}\n{stderr}");
+    let games: u32 = stdout
+        .split(", ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(games > 2, "decided after {games} games: {stdout}");
+    assert_eq!(games % 2, 0, "a half pair was played: {stdout}");
 }
 
 #[test]

@@ -208,6 +208,24 @@ fn a_stopped_analysis_never_answers_play() {
     }
 }
 
+/// Bytes that are not UTF-8 get an error and the session goes on.
+#[test]
+fn otep_survives_input_that_is_not_text() {
+    let mut e = EngineProcess::start(&["otep", "--movetime", "30"]);
+    e.send(&format!(
+        "rules {}",
+        otn_rules_string(&Rules::preset(Preset::Brandubh))
+    ));
+    e.expect("hello", Duration::from_secs(5));
+    e.send_bytes(b"\xff\xfe");
+    let l = e.expect_line("error 0", T);
+    assert!(l.contains("not UTF-8"), "{l}");
+    e.send("play attackers");
+    e.expect("move ", T);
+    e.send("goodbye");
+    assert_eq!(e.finish(T), Some(0));
+}
+
 /// Settings the engine cannot take end `konakis otep` with an error.
 #[test]
 fn bad_otep_settings_are_refused() {

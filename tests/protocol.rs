@@ -387,6 +387,66 @@ fn hash_sizes_the_machine_cannot_hold_are_refused() {
         .any(|l| l.starts_with("option name Hash type spin default 1024")));
 }
 
+/// Bytes that are not UTF-8 are bad input: an error, and the engine goes
+/// on (it used to take them for the end of input and exit, silently).
+#[test]
+fn input_that_is_not_text_is_an_error_not_the_end() {
+    let mut e = started();
+    e.send_bytes(b"\xff");
+    let l = e.expect_line("info string error", T);
+    assert!(l.contains("not UTF-8") && l.contains("\\xff"), "{l}");
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send_bytes(b"go\xfe\xfd depth 3");
+    e.send("isready");
+    let lines = e.expect("readyok", T);
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("stop");
+    e.expect("bestmove", T);
+    assert!(e.is_running());
+    e.send("quit");
+    assert_eq!(e.finish(T), Some(0));
+}
+
+/// Bad input echoed in an error is escaped: no control characters or
+/// terminal escape sequences reach the GUI.
+#[test]
+fn echoed_input_is_escaped() {
+    let mut e = started();
+    e.send("frob\x1b[2J\x07nicate \u{e9}");
+    let l = e.expect_line("info string error", T);
+    assert!(l.contains("frob\\x1b[2J\\x07nicate"), "{l}");
+    assert!(l.chars().all(|c| (' '..='~').contains(&c)), "{l:?}");
+}
+
+/// `perft` and `bench` run like a search: `isready` is answered while they
+/// run, `stop` ends them, `quit` exits.
+#[test]
+fn perft_and_bench_run_like_a_search() {
+    let mut e = started();
+    e.send("position startpos");
+    e.send("perft 9");
+    e.send("isready");
+    let lines = e.expect("readyok", T);
+    assert!(lines.iter().all(|l| !l.starts_with("nodes")), "{lines:?}");
+    e.send("stop");
+    e.expect_line("info string perft stopped", T);
+    e.send("bench 40");
+    e.send("isready");
+    e.expect("readyok", T);
+    e.send("stop");
+    e.expect_line("info string bench stopped", T);
+    // A finished perft still answers in full.
+    e.send("perft 2");
+    assert_eq!(e.expect_line("nodes", T), "nodes 4400");
+    e.send("perft 9");
+    e.send("quit");
+    assert_eq!(e.finish(T), Some(0));
+}
+
 #[test]
 fn extras_answer() {
     let mut e = started();
@@ -479,8 +539,6 @@ fn random_and_mutated_commands_never_crash_or_hang() {
             format!("{line}\nstop")
         } else if line.starts_with("go") || line.contains(" go") {
             "go depth 1".to_string()
-        } else if line.contains("Hash") || line.contains("Threads") || line.contains("perft") {
-            "isready".to_string()
         } else {
             line
         };

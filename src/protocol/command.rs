@@ -2,7 +2,9 @@
 //! Moves and positions stay text here: they are checked against the rules
 //! when applied, so a bad one can be named in the error.
 
+use crate::rules::perft::MAX_DEPTH as PERFT_MAX;
 use crate::rules::StartPoint;
+use crate::search::bench::MAX_DEPTH as BENCH_MAX;
 use std::str::FromStr;
 
 /// The `go` parameters, still unchecked against the position.
@@ -188,9 +190,9 @@ impl FromStr for Command {
                 [d] => d
                     .parse::<u32>()
                     .ok()
-                    .filter(|d| (1..=12).contains(d))
+                    .filter(|d| (1..=PERFT_MAX).contains(d))
                     .map(Command::Perft)
-                    .ok_or_else(|| format!("perft: depth must be 1 to 12, not '{d}'")),
+                    .ok_or_else(|| format!("perft: depth must be 1 to {PERFT_MAX}, not '{d}'")),
                 _ => Err("perft: expected 'perft <depth>'".into()),
             },
             "bench" => match rest {
@@ -198,9 +200,9 @@ impl FromStr for Command {
                 [d] => d
                     .parse::<i32>()
                     .ok()
-                    .filter(|d| (1..=30).contains(d))
+                    .filter(|d| (1..=BENCH_MAX).contains(d))
                     .map(|d| Command::Bench(Some(d)))
-                    .ok_or_else(|| format!("bench: depth must be 1 to 30, not '{d}'")),
+                    .ok_or_else(|| format!("bench: depth must be 1 to {BENCH_MAX}, not '{d}'")),
                 _ => Err("bench: expected 'bench [depth]'".into()),
             },
             _ => Err(format!("unknown command '{word}'")),

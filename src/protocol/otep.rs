@@ -8,7 +8,7 @@
 //! re-sends the opponent move and `play`); `analyze n s` asks for the n best
 //! moves; `finish` and `goodbye` end the game and the process.
 
-use super::Output;
+use super::{InputLine, Output};
 use crate::rules::otn::parse_otn_rules;
 use crate::rules::{parse_record, Move, Side, StartPoint};
 use crate::search::{Engine, Info, Limits, SearchId, SearchResult, WIN_BOUND};
@@ -36,8 +36,17 @@ impl Default for OtepSettings {
 
 enum Event {
     Line(String),
+    /// A line that is not UTF-8 text, shown escaped.
+    NotText(String),
     Eof,
     Done(SearchResult),
+}
+
+fn input_event(input: InputLine) -> Event {
+    match input {
+        InputLine::Text(text) => Event::Line(text),
+        InputLine::NotText(shown) => Event::NotText(shown),
+    }
 }
 
 /// What the current search is for.
@@ -413,7 +422,7 @@ pub fn run_stdio(settings: OtepSettings) -> Result<(), String> {
     engine.set_option("Hash", Some(&settings.hash_mib.to_string()))?;
     let out = Output::stdout();
     let (tx, rx) = channel::<Event>();
-    if !super::spawn_stdin_reader(tx.clone(), Event::Line, Some(Event::Eof)) {
+    if !super::spawn_stdin_reader(tx.clone(), input_event, Some(Event::Eof)) {
         return Err("cannot start the input thread".into());
     }
     run(settings, engine, out, tx, rx);
@@ -466,6 +475,10 @@ fn run(
                                 break;
                             }
                             Ok(Event::Done(r)) => s.on_done(r),
+                            Ok(Event::NotText(shown)) => {
+                                s.send(&format!("error 0 {}", InputLine::not_text_error(&shown)));
+                                break;
+                            }
                             Ok(Event::Eof) => {
                                 later.push("goodbye".into());
                                 break;
@@ -484,6 +497,9 @@ fn run(
                 }
             }
             Event::Done(r) => s.on_done(r),
+            Event::NotText(shown) => {
+                s.send(&format!("error 0 {}", InputLine::not_text_error(&shown)))
+            }
             Event::Eof => {
                 s.stop_search();
                 return;

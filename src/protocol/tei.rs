@@ -4,11 +4,14 @@
 //! `ponderhit` and `quit` act while a search runs.
 
 use super::command::{Command, GoSpec};
-use super::Output;
+use super::{InputLine, Output};
 use crate::rules::perft::Counting;
 use crate::rules::{Move, Side};
 use crate::search::{score_text, Engine, Info, Limits, OptionInfo, OptionKind, SearchResult};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 pub const ENGINE_NAME: &str = "Konakis";
@@ -18,6 +21,15 @@ pub const ENGINE_AUTHOR: &str = "the Konakis developers";
 pub struct Session {
     engine: Engine,
     out: Output,
+    /// A `perft` or `bench` running on its own thread: like a search, it
+    /// leaves `isready` answered and ends on `stop`, `quit`, or any command
+    /// that changes the state or starts other work.
+    task: Option<Task>,
+}
+
+struct Task {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
 }
 
 /// Formats an `info` line.
@@ -79,6 +91,7 @@ impl Session {
         Session {
             engine: Engine::new(),
             out,
+            task: None,
         }
     }
 
@@ -87,10 +100,22 @@ impl Session {
             .line(&format!("info string error {}", msg.as_ref()));
     }
 
+    /// Handles one line as read (text or not); returns false on `quit`.
+    pub fn handle_input(&mut self, input: InputLine) -> bool {
+        match input {
+            InputLine::Text(line) => self.handle_line(&line),
+            InputLine::NotText(shown) => {
+                self.error(InputLine::not_text_error(&shown));
+                true
+            }
+        }
+    }
+
     /// Handles one input line; returns false on `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
         match line.parse::<Command>() {
             Ok(Command::Quit) => {
+                self.end_task();
                 self.engine.stop();
                 self.engine.wait();
                 false
@@ -108,7 +133,30 @@ impl Session {
         }
     }
 
+    /// Stops a running `perft` or `bench` and waits for it.
+    fn end_task(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.stop.store(true, Ordering::Relaxed);
+            let _ = task.handle.join();
+        }
+    }
+
     fn handle(&mut self, cmd: Command) -> Result<(), String> {
+        let read_only = matches!(
+            cmd,
+            Command::Empty
+                | Command::Tei
+                | Command::IsReady
+                | Command::PonderHit
+                | Command::Display
+                | Command::Result
+                | Command::Moves
+                | Command::Eval
+                | Command::Roads
+        );
+        if !read_only {
+            self.end_task();
+        }
         match cmd {
             Command::Empty | Command::Quit => {}
             Command::Tei => {
@@ -160,12 +208,20 @@ impl Session {
                     .line(format!("moves {}", moves.join(" ")).trim_end());
             }
             Command::Perft(depth) => {
-                let mut total = 0;
-                for (mv, n) in self.engine.perft(depth, Counting::Replies) {
-                    self.out.line(&format!("{mv} {n}"));
-                    total += n;
-                }
-                self.out.line(&format!("nodes {total}"));
+                let stop = Arc::new(AtomicBool::new(false));
+                let each_out = self.out.clone();
+                let done_out = self.out.clone();
+                let handle = self.engine.perft_in_background(
+                    depth,
+                    Counting::Replies,
+                    stop.clone(),
+                    move |mv, n| each_out.line(&format!("{mv} {n}")),
+                    move |total| match total {
+                        Some(n) => done_out.line(&format!("nodes {n}")),
+                        None => done_out.line("info string perft stopped"),
+                    },
+                )?;
+                self.task = Some(Task { stop, handle });
             }
             Command::Eval => self.eval(),
             Command::Roads => {
@@ -182,19 +238,31 @@ impl Session {
             Command::Bench(depth) => {
                 self.engine.stop();
                 self.engine.wait();
+                let stop = Arc::new(AtomicBool::new(false));
+                let task_stop = stop.clone();
                 let out = self.out.clone();
-                let (nodes, time) = crate::search::bench::run(
-                    depth.unwrap_or(crate::search::bench::DEFAULT_DEPTH),
-                    |l| {
-                        out.line(&format!(
-                            "info string bench position {} {} nodes {}",
-                            l.index, l.preset, l.nodes
-                        ));
-                    },
-                )?;
-                let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
-                self.out
-                    .line(&format!("info string bench {nodes} nodes {nps} nps"));
+                let depth = depth.unwrap_or(crate::search::bench::DEFAULT_DEPTH);
+                let handle = std::thread::Builder::new()
+                    .name("konakis-bench".into())
+                    .spawn(move || {
+                        let lines = out.clone();
+                        let run = crate::search::bench::run_until(depth, 1, &task_stop, |l| {
+                            lines.line(&format!(
+                                "info string bench position {} {} nodes {}",
+                                l.index, l.preset, l.nodes
+                            ));
+                        });
+                        match run {
+                            Ok(Some((nodes, time))) => {
+                                let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+                                out.line(&format!("info string bench {nodes} nodes {nps} nps"));
+                            }
+                            Ok(None) => out.line("info string bench stopped"),
+                            Err(e) => out.line(&format!("info string error bench: {e}")),
+                        }
+                    })
+                    .map_err(|e| format!("cannot start the bench thread: {e}"))?;
+                self.task = Some(Task { stop, handle });
             }
         }
         Ok(())
@@ -317,11 +385,11 @@ impl Session {
 pub fn run_stdio() {
     let out = Output::stdout();
     let mut session = Session::new(out);
-    let (tx, rx) = mpsc::channel::<String>();
+    let (tx, rx) = mpsc::channel::<InputLine>();
     // Without a reader the channel closes at once: end of input, so quit.
     super::spawn_stdin_reader(tx, |line| line, None);
-    while let Ok(line) = rx.recv() {
-        if !session.handle_line(&line) {
+    while let Ok(input) = rx.recv() {
+        if !session.handle_input(input) {
             return;
         }
     }

@@ -7,6 +7,11 @@
 use super::options::Rules;
 use super::position::{MoveList, Position};
 use super::types::Move;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The deepest perft the command line and the protocol accept (depth 12
+/// already takes days on any board).
+pub const MAX_DEPTH: u32 = 20;
 
 /// How the plies next to the leaves are counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -40,6 +45,31 @@ pub fn perft_with(pos: &Position, rules: &Rules, depth: u32, counting: Counting)
                 .sum()
         }
     }
+}
+
+/// Like [`perft_with`], but gives up (`None`) once `stop` is set; it is
+/// looked at in every node three or more plies above the leaves, so the
+/// count stops within a fraction of a second.
+pub fn perft_until(
+    pos: &Position,
+    rules: &Rules,
+    depth: u32,
+    counting: Counting,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    if depth < 3 {
+        return Some(perft_with(pos, rules, depth, counting));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut moves = MoveList::new();
+    pos.generate_moves(rules, &mut moves);
+    let mut total = 0;
+    for &mv in moves.iter() {
+        total += perft_until(&pos.make(rules, mv), rules, depth - 1, counting, stop)?;
+    }
+    Some(total)
 }
 
 /// Leaf counts per root move (`--divide`).

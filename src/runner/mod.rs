@@ -438,15 +438,57 @@ pub struct MatchOutcome {
     pub sprt_verdict: Option<bool>,
 }
 
+/// The games still to play. Once the match is stopped (an SPRT verdict),
+/// only the second games of pairs already begun are played, so that the
+/// statistics stay on whole pairs.
+struct Schedule {
+    pending: VecDeque<Pairing>,
+    begun: std::collections::HashSet<usize>,
+    repeat: bool,
+}
+
+impl Schedule {
+    fn next(&mut self, stopped: bool) -> Option<Pairing> {
+        let index = if !stopped {
+            0
+        } else if self.repeat {
+            self.pending
+                .iter()
+                .position(|p| self.begun.contains(&p.opening))?
+        } else {
+            return None;
+        };
+        let pairing = self.pending.remove(index)?;
+        self.begun.insert(pairing.opening);
+        Some(pairing)
+    }
+}
+
+/// Starts each engine once and quits it, so that a match with an engine
+/// that cannot start (or refuses an option) is refused with the reason
+/// instead of being played as a string of crashes.
+fn check_engines_start(cfg: &MatchConfig, rules: &Rules) -> Result<(), String> {
+    for spec in &cfg.engines {
+        let player = Player::start(spec, cfg.variant.name(), &cfg.overrides, rules)?;
+        player.quit();
+    }
+    Ok(())
+}
+
 /// Runs a match; progress goes to stderr, the report is returned.
 pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
     let rules = cfg.rules()?;
+    if cfg.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    if cfg.concurrency == 0 {
+        return Err("--concurrency must be at least 1".into());
+    }
     let games = if cfg.repeat {
         cfg.games.div_ceil(2) * 2
     } else {
         cfg.games
-    }
-    .max(1);
+    };
     let opening_count = if cfg.repeat { games / 2 } else { games };
     let openings = match &cfg.openings {
         OpeningSource::Random(plies) => random_openings(&rules, *plies, opening_count, cfg.seed)?,
@@ -457,14 +499,19 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
                 .collect()
         }
     };
-    let queue: VecDeque<Pairing> = (0..games)
+    check_engines_start(cfg, &rules)?;
+    let pending: VecDeque<Pairing> = (0..games)
         .map(|g| Pairing {
             number: g + 1,
             opening: if cfg.repeat { g / 2 } else { g },
             attacker: g % 2,
         })
         .collect();
-    let queue = Arc::new(Mutex::new(queue));
+    let queue = Arc::new(Mutex::new(Schedule {
+        pending,
+        begun: Default::default(),
+        repeat: cfg.repeat,
+    }));
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = channel::<Finished>();
     let mut records_file = match &cfg.records {
@@ -525,7 +572,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
         if let Some(sprt) = &cfg.sprt {
             let (text, v) = tally.sprt_text(sprt, cfg.repeat);
             msg.push_str(&format!(", {text}"));
-            if v.is_some() {
+            if verdict.is_none() && v.is_some() {
                 verdict = v;
                 stop.store(true, Ordering::Relaxed);
             }
@@ -567,17 +614,15 @@ fn worker(
     cfg: &MatchConfig,
     rules: &Rules,
     openings: &[Opening],
-    queue: &Mutex<VecDeque<Pairing>>,
+    queue: &Mutex<Schedule>,
     stop: &AtomicBool,
     tx: &std::sync::mpsc::Sender<Finished>,
 ) {
     let mut engines: [Option<Player>; 2] = [None, None];
     let variant = cfg.variant.name();
     loop {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        let next = queue.lock().ok().and_then(|mut q| q.pop_front());
+        let stopped = stop.load(Ordering::Relaxed);
+        let next = queue.lock().ok().and_then(|mut q| q.next(stopped));
         let Some(pairing) = next else { break };
         // Start (or restart) both engines.
         let mut start_failure = None;

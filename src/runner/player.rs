@@ -158,7 +158,7 @@ impl Player {
                     p.send(&format!("setoption name {k} value {v}"))
                         .map_err(|_| p.describe("exited"))?;
                 }
-                p.ready()?;
+                p.options_accepted()?;
             }
             Proto::Otep => {
                 super::otep_client::handshake(&mut p, rules)?;
@@ -211,6 +211,25 @@ impl Player {
         self.wait_for("readyok", HANDSHAKE_TIMEOUT)
             .map(|_| ())
             .map_err(|f| self.describe(&format!("no readyok ({f:?})")))
+    }
+
+    /// `isready` → `readyok`, failing if the engine answered an error to
+    /// anything sent since (an option it refused).
+    fn options_accepted(&mut self) -> Result<(), String> {
+        self.send("isready").map_err(|_| self.describe("exited"))?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .next_line(left)
+                .map_err(|f| self.describe(&format!("no readyok ({f:?})")))?;
+            if line.starts_with("readyok") {
+                return Ok(());
+            }
+            if let Some(e) = line.strip_prefix("info string error") {
+                return Err(self.describe(&format!("refused a setting:{e}")));
+            }
+        }
     }
 
     /// Starts a new game: `newgame` and a readiness check.

@@ -82,11 +82,22 @@ pub struct EloEstimate {
     pub los: f64,
 }
 
+/// The distribution with one pseudo-sample spread evenly over the
+/// outcomes added: a run of identical samples (every pair split 1-1) then
+/// still has a variance, and no statistic becomes infinite or exact.
+fn regularised(dist: &[(f64, f64)], samples: f64) -> Vec<(f64, f64)> {
+    let prior = 1.0 / dist.len() as f64;
+    dist.iter()
+        .map(|&(x, p)| (x, (p * samples + prior) / (samples + 1.0)))
+        .collect()
+}
+
 fn estimate(dist: &[(f64, f64)], samples: f64) -> Option<EloEstimate> {
     if samples < 1.0 {
         return None;
     }
-    let (mean, var) = mean_var(dist);
+    let (mean, _) = mean_var(dist);
+    let (_, var) = mean_var(&regularised(dist, samples));
     let stderr = (var / samples).sqrt();
     let lo = elo_from_score(mean - 1.959964 * stderr);
     let hi = elo_from_score(mean + 1.959964 * stderr);
@@ -100,7 +111,8 @@ fn estimate(dist: &[(f64, f64)], samples: f64) -> Option<EloEstimate> {
         0.5
     };
     Some(EloEstimate {
-        elo: elo_from_score(mean),
+        // `+ 0.0` turns -0.0 into 0.0 for display.
+        elo: elo_from_score(mean) + 0.0,
         margin: (hi - lo) / 2.0,
         los,
     })
@@ -174,20 +186,15 @@ impl Sprt {
     }
 
     /// The generalized SPRT log-likelihood ratio under the normal
-    /// approximation, from per-sample results (games or pairs).
+    /// approximation, from per-sample results (games or pairs). The counts
+    /// are regularised with one pseudo-sample spread evenly over the
+    /// outcomes, so that a run of identical samples (every pair split 1-1,
+    /// every game won) cannot make the variance zero and the ratio infinite.
     fn llr(&self, dist: &[(f64, f64)], samples: f64) -> f64 {
         if samples < 1.0 {
             return 0.0;
         }
-        let (mut mean, mut var) = mean_var(dist);
-        if var <= 1e-12 {
-            // Every sample alike (say, all wins): the normal approximation
-            // has no variance to work with, so add one draw as a prior.
-            let n = samples;
-            let m = (mean * n + 0.5) / (n + 1.0);
-            var = (n * (mean - m).powi(2) + (0.5 - m).powi(2)) / (n + 1.0);
-            mean = m;
-        }
+        let (mean, var) = mean_var(&regularised(dist, samples));
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
         samples * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
@@ -238,9 +245,10 @@ mod tests {
         };
         let e = elo_trinomial(&wdl).unwrap();
         assert!(close(e.elo, 147.19, 0.01), "{e:?}");
-        // var = 0.6*0.09 + 0.2*0.04 + 0.2*0.49 = 0.16; stderr 0.04.
-        // interval: elo(0.7 ± 0.0784) = 86.2 .. 218.3, half-width 66.0.
-        assert!(close(e.margin, 66.01, 0.05), "{e:?}");
+        // var = 0.6*0.09 + 0.2*0.04 + 0.2*0.49 = 0.16 (0.1606 with the
+        // prior of one pseudo-game); stderr 0.04: interval elo(0.7 ±
+        // 0.0785) = 86.0 .. 218.3, half-width 66.1.
+        assert!(close(e.margin, 66.11, 0.05), "{e:?}");
         assert!(e.los > 0.9999);
         let even = Wdl {
             wins: 10,
@@ -267,20 +275,35 @@ mod tests {
         };
         let (lo, hi) = sprt.bounds();
         assert!(close(lo, -2.944_439, 1e-5) && close(hi, 2.944_439, 1e-5));
-        // Pairs: [0, 0.5, 1, 1.5, 2] scores with counts 10, 40, 100, 40, 10:
-        // symmetric, mean 0.5, so the LLR is negative: n (s1-s0)(1-s0-s1)/(2 var).
+        // Pairs: [0, 0.5, 1, 1.5, 2] scores with counts 10, 40, 100, 40, 10
+        // (plus the prior, 0.2 each): symmetric, mean 0.5, so the LLR is
+        // negative: n (s1-s0)(1-s0-s1)/(2 var).
         let p = Pentanomial([10, 40, 100, 40, 10]);
         let st = sprt.state_pentanomial(&p);
         let s0 = 0.5;
         let s1 = score_from_elo(10.0);
-        let var = (10.0 * 0.25 + 40.0 * 0.0625 + 40.0 * 0.0625 + 10.0 * 0.25) / 200.0;
+        let var = (10.2 * 0.25 + 40.2 * 0.0625 + 40.2 * 0.0625 + 10.2 * 0.25) / 201.0;
         let expected = 200.0 * (s1 - s0) * (1.0 - s0 - s1) / (2.0 * var);
         assert!(close(st.llr, expected, 1e-9), "{st:?} {expected}");
-        assert!(close(st.llr, -0.414, 0.001), "{st:?}");
+        assert!(close(st.llr, -0.411, 0.001), "{st:?}");
         assert_eq!(st.verdict(), None);
-        // All wins: decided quickly despite zero variance.
-        let all = Pentanomial([0, 0, 0, 0, 10]);
+        // All wins: decided despite zero variance, but not at once.
+        let all = Pentanomial([0, 0, 0, 0, 20]);
         assert_eq!(sprt.state_pentanomial(&all).verdict(), Some(true));
+        let few = Pentanomial([0, 0, 0, 0, 3]);
+        assert_eq!(sprt.state_pentanomial(&few).verdict(), None);
+        // Every pair split 1-1: no verdict after a few pairs (the LLR was
+        // minus infinity after one), H0 only after many.
+        for pairs in [1, 5, 20] {
+            let split = Pentanomial([0, 0, pairs, 0, 0]);
+            let st = sprt.state_pentanomial(&split);
+            assert!(
+                st.llr.is_finite() && st.verdict().is_none(),
+                "{pairs}: {st:?}"
+            );
+        }
+        let many = Pentanomial([0, 0, 400, 0, 0]);
+        assert_eq!(sprt.state_pentanomial(&many).verdict(), Some(false));
         // A strong first engine is accepted.
         let strong = Pentanomial([0, 5, 50, 100, 100]);
         assert_eq!(sprt.state_pentanomial(&strong).verdict(), Some(true));
@@ -288,9 +311,11 @@ mod tests {
 
     #[test]
     fn pentanomial_elo() {
+        // Ten split pairs: Elo 0, and an interval that is not zero wide.
         let p = Pentanomial([0, 0, 10, 0, 0]);
         let e = elo_pentanomial(&p).unwrap();
-        assert!(close(e.elo, 0.0, 1e-9) && close(e.margin, 0.0, 1e-9));
+        assert!(close(e.elo, 0.0, 1e-9) && e.margin > 10.0, "{e:?}");
+        assert_eq!(format!("{:+.1}", e.elo), "+0.0");
         let mut q = Pentanomial::default();
         q.add(1.0, 0.5);
         q.add(0.0, 0.0);

@@ -5,6 +5,7 @@
 
 use super::{Engine, Limits};
 use crate::rules::{parse_record, Preset, Rules, Side, StartPoint};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Default bench depth.
@@ -146,6 +147,9 @@ pub struct BenchLine {
     pub best: String,
 }
 
+/// The deepest bench the command line and the protocol accept.
+pub const MAX_DEPTH: i32 = 64;
+
 /// Searches every bench position on one thread with a 16 MiB table (the
 /// signature run); returns the total nodes and time.
 pub fn run(depth: i32, each: impl FnMut(&BenchLine)) -> Result<(u64, Duration), String> {
@@ -157,8 +161,22 @@ pub fn run(depth: i32, each: impl FnMut(&BenchLine)) -> Result<(u64, Duration), 
 pub fn run_with(
     depth: i32,
     threads: usize,
-    mut each: impl FnMut(&BenchLine),
+    each: impl FnMut(&BenchLine),
 ) -> Result<(u64, Duration), String> {
+    let never = AtomicBool::new(false);
+    run_until(depth, threads, &never, each).map(|r| r.unwrap_or_default())
+}
+
+/// The bench, given up (`None`) once `stop` is set.
+pub fn run_until(
+    depth: i32,
+    threads: usize,
+    stop: &AtomicBool,
+    mut each: impl FnMut(&BenchLine),
+) -> Result<Option<(u64, Duration)>, String> {
+    if !(1..=MAX_DEPTH).contains(&depth) {
+        return Err(format!("bench depth must be 1 to {MAX_DEPTH}, not {depth}"));
+    }
     let mut engine = Engine::new();
     engine.set_hash(16)?;
     engine.set_threads(threads)?;
@@ -179,7 +197,10 @@ pub fn run_with(
         engine.set_position::<&str>(&start, &[])?;
         engine.clear_hash();
         let started = Instant::now();
-        let result = engine.search(Limits::depth(depth));
+        let (result, stopped) = engine.search_until(Limits::depth(depth), stop)?;
+        if stopped {
+            return Ok(None);
+        }
         let elapsed = started.elapsed();
         total += result.nodes;
         time += elapsed;
@@ -194,5 +215,5 @@ pub fn run_with(
                 .unwrap_or_else(|| "(none)".into()),
         });
     }
-    Ok((total, time))
+    Ok(Some((total, time)))
 }

@@ -14,11 +14,12 @@ pub mod time;
 pub mod tt;
 
 use crate::rules::otn::parse_otn_rules;
-use crate::rules::perft::{divide, perft_with, Counting};
+use crate::rules::perft::{divide, perft_until, perft_with, Counting};
 use crate::rules::{Game, Move, MoveList, Position, Preset, Rules, StartPoint};
 use searcher::{SearchSetup, Searcher, Shared};
 use settings::{parse_check, parse_spin};
 pub use settings::{Features, OptionInfo, OptionKind, Settings};
+use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -329,6 +330,40 @@ impl Engine {
         divide(self.game.position(), &self.rules, depth, counting)
     }
 
+    /// Counts perft from the current position on a thread of its own, so
+    /// that a protocol stays responsive: `each` receives every root move's
+    /// count as it is known, `done` the total, or `None` once `stop` is set.
+    pub fn perft_in_background(
+        &self,
+        depth: u32,
+        counting: Counting,
+        stop: Arc<AtomicBool>,
+        mut each: impl FnMut(Move, u64) + Send + 'static,
+        done: impl FnOnce(Option<u64>) + Send + 'static,
+    ) -> Result<JoinHandle<()>, String> {
+        let pos = *self.game.position();
+        let rules = self.rules.clone();
+        std::thread::Builder::new()
+            .name("konakis-perft".into())
+            .spawn(move || {
+                let mut moves = MoveList::new();
+                pos.generate_moves(&rules, &mut moves);
+                let mut total = 0;
+                for &mv in depth.checked_sub(1).map_or(&[][..], |_| &moves[..]) {
+                    let child = pos.make(&rules, mv);
+                    match perft_until(&child, &rules, depth - 1, counting, &stop) {
+                        Some(n) => {
+                            each(mv, n);
+                            total += n;
+                        }
+                        None => return done(None),
+                    }
+                }
+                done(Some(total))
+            })
+            .map_err(|e| format!("cannot start the perft thread: {e}"))
+    }
+
     /// The leaf count of the current position at `depth`.
     pub fn perft_count(&self, depth: u32, counting: Counting) -> u64 {
         perft_with(self.game.position(), &self.rules, depth, counting)
@@ -403,6 +438,44 @@ impl Engine {
         let setup = self.setup_for(&limits);
         let id = self.next_id();
         run_search(id, &self.pool, &setup, &shared, on_info, |_| {})
+    }
+
+    /// Like [`Engine::search`], but stopped early once `stop` is set; the
+    /// flag says whether it was.
+    pub fn search_until(
+        &mut self,
+        limits: Limits,
+        stop: &AtomicBool,
+    ) -> Result<(SearchResult, bool), String> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        self.go(
+            limits,
+            Box::new(|_| {}),
+            Box::new(move |r| {
+                let _ = tx.send(r.clone());
+            }),
+        )?;
+        let mut stopped = false;
+        loop {
+            match rx.recv_timeout(Duration::from_millis(5)) {
+                Ok(result) => {
+                    self.wait();
+                    return Ok((result, stopped));
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if !stopped && stop.load(Ordering::Relaxed) {
+                        stopped = true;
+                        self.stop();
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    let result = self.wait();
+                    return result
+                        .map(|r| (r, stopped))
+                        .ok_or_else(|| "the search thread failed".to_string());
+                }
+            }
+        }
     }
 
     fn setup_for(&self, limits: &Limits) -> SearchSetup {

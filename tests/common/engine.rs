@@ -43,6 +43,14 @@ impl EngineProcess {
         }
     }
 
+    /// Sends raw bytes and a newline (for input that is not UTF-8).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to engine");
+        stdin.write_all(b"\n").expect("write to engine");
+        stdin.flush().unwrap();
+    }
+
     pub fn send(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().expect("stdin open");
         writeln!(stdin, "{line}").expect("write to engine");
