@@ -505,6 +505,8 @@ impl Engine {
             contempt: self.settings.contempt,
             features: self.settings.features,
             threads: self.settings.threads,
+            oversubscribed: std::thread::available_parallelism()
+                .is_ok_and(|cores| self.settings.threads > cores.get()),
         }
     }
 

@@ -64,6 +64,8 @@ pub struct SearchSetup {
     pub contempt: i32,
     pub features: Features,
     pub threads: usize,
+    /// More search threads than the machine has cores.
+    pub oversubscribed: bool,
 }
 
 /// A root move with its latest score and line.
@@ -229,6 +231,11 @@ impl<'a> Searcher<'a> {
                 .nodes
                 .fetch_add(self.unreported, Ordering::Relaxed);
             self.unreported = 0;
+            if self.setup.oversubscribed {
+                // More search threads than cores: give the controller,
+                // which keeps the clock, its turn.
+                std::thread::yield_now();
+            }
             if self.is_main() && !self.shared.pondering.load(Ordering::Relaxed) {
                 if let Some(hard) = self.setup.deadlines.hard {
                     if self.shared.clock_elapsed() >= hard {
