@@ -41,6 +41,205 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Speak the OpenTafl Engine Protocol (OTEP) on stdin/stdout, for the OpenTafl GUI.
     Otep(OtepArgs),
+    /// Self-play training data: positions with the search's score and the game's result.
+    Datagen(DatagenArgs),
+    /// Fit the learned evaluation's weights to datagen files (Texel tuning).
+    Tune(TuneArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// Data files written by `konakis datagen` (all of one board family).
+    #[arg(long, num_args = 1.., required = true)]
+    pub data: Vec<String>,
+    /// The board family: corner7, edge9, corner9 or corner11 (default: the data's).
+    #[arg(long)]
+    pub family: Option<String>,
+    /// Passes of gradient descent over all positions.
+    #[arg(long, default_value_t = 400)]
+    pub epochs: usize,
+    /// Weight of the search score in the target, against the game's result.
+    #[arg(long, default_value_t = 0.0)]
+    pub lambda: f64,
+    /// The sigmoid's scale: a number, or 'fit' to fit it to the search scores
+    /// (default ln(10)/400: a lead of 400 predicts 10 to 1).
+    #[arg(long)]
+    pub k: Option<String>,
+    /// Adam's step, in centi-soldiers.
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// Where the fit starts: 'hand' (the hand evaluation's weights) or 'zero'.
+    #[arg(long, default_value = "hand")]
+    pub init: String,
+    /// Pull towards the starting weights: this times the squared distance
+    /// (centi-soldiers) is added to the loss.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
+    /// Share of games held out to measure the fit on.
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    /// Seed of the validation split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Where to write the weights (src/search/eval/weights/<family>.txt for the engine).
+    #[arg(long)]
+    pub out: String,
+}
+
+pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
+    use crate::learn::tune::{self, TuneConfig};
+    let family = args.family.as_deref().map(str::parse).transpose()?;
+    let k = match args.k.as_deref() {
+        None => Some(tune::DEFAULT_K),
+        Some("fit") => None,
+        Some(v) => Some(
+            v.parse::<f64>()
+                .ok()
+                .filter(|k| *k > 0.0)
+                .ok_or_else(|| format!("--k takes a positive number or 'fit', not '{v}'"))?,
+        ),
+    };
+    let cfg = TuneConfig {
+        data: args.data.clone(),
+        family,
+        epochs: args.epochs,
+        lambda: args.lambda,
+        k,
+        from_hand: match args.init.as_str() {
+            "hand" => true,
+            "zero" => false,
+            other => return Err(format!("--init takes hand or zero, not '{other}'")),
+        },
+        l2: args.l2,
+        learning_rate: args.lr,
+        validation: args.validation,
+        seed: args.seed,
+        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    };
+    let started = Instant::now();
+    let report = tune::run(&cfg)?;
+    let secs = started.elapsed().as_secs_f64();
+    let command: Vec<String> = std::env::args()
+        .enumerate()
+        .map(|(i, a)| if i == 0 { "konakis".to_string() } else { a })
+        .collect();
+    let mut text = format!(
+        "# Learned evaluation weights, board family {} (see src/search/eval/learned.rs).\n\
+         # Made by: {}\n\
+         # {} positions ({} to fit, {} held out by game), K = {:.6}, lambda {}, {} epochs, {:.0} s.\n\
+         # Loss (mean squared error of sigmoid(K * eval) against the target), fit / held out:\n\
+         #   start ({}) {:.6} / {:.6}; hand weights {:.6} / {:.6}; these weights {:.6} / {:.6}.\n",
+        report.family.name(),
+        command.join(" "),
+        report.positions,
+        report.train,
+        report.validation,
+        report.k,
+        args.lambda,
+        args.epochs,
+        secs,
+        args.init,
+        report.loss_before.0,
+        report.loss_before.1,
+        report.loss_hand.0,
+        report.loss_hand.1,
+        report.loss_after.0,
+        report.loss_after.1,
+    );
+    text.push_str(&report.weights.to_text());
+    std::fs::write(&args.out, &text).map_err(|e| format!("{}: {e}", args.out))?;
+    say!("{}", text.trim_end());
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct DatagenArgs {
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Games to play.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Nodes searched per move (one search thread each).
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Games played at once (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// random:<plies> (random moves from the start) or a file of openings.
+    #[arg(long, default_value = "random:8")]
+    pub openings: String,
+    /// Seed: the same seed gives the same file.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// A game still going after this many plies is scored a draw.
+    #[arg(long, default_value_t = 600)]
+    pub max_plies: u32,
+    /// The data file (appended to if it exists; it must hold the same rules).
+    #[arg(long, required_unless_present = "stats")]
+    pub out: Option<String>,
+    /// Print a data file's positions, results and score histogram instead.
+    #[arg(long, value_name = "FILE", conflicts_with = "out")]
+    pub stats: Option<String>,
+    /// Append the positions of games people played instead (a CSV in the
+    /// format of ../shared/cases/real/; no search scores).
+    #[arg(long, value_name = "CSV")]
+    pub import_games: Option<String>,
+}
+
+pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
+    use crate::learn::datagen::{self, DatagenConfig, Openings};
+    if let Some(path) = &args.stats {
+        say!("{}", datagen::stats(path)?.trim_end());
+        return Ok(());
+    }
+    let (preset, overrides) = args.rules.parts()?;
+    if let Some(csv) = &args.import_games {
+        let out = args.out.clone().unwrap_or_default();
+        let s = datagen::import_games(csv, preset, &overrides, &out)?;
+        say!(
+            "{} games, {} positions imported from {csv} to {out}",
+            s.games,
+            s.positions
+        );
+        return Ok(());
+    }
+    let rules = Rules::build(preset, &overrides)?;
+    let openings = match args.openings.strip_prefix("random:") {
+        Some(n) => Openings::Random(
+            n.parse()
+                .map_err(|_| format!("--openings: bad ply count '{n}'"))?,
+        ),
+        None => Openings::List(crate::runner::file_openings(&rules, &args.openings)?),
+    };
+    let threads = match args.threads {
+        Some(0) => return Err("--threads must be at least 1".into()),
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let cfg = DatagenConfig {
+        preset,
+        overrides,
+        games: args.games,
+        nodes: args.nodes,
+        threads,
+        openings,
+        seed: args.seed,
+        max_plies: args.max_plies,
+        out: args.out.clone().unwrap_or_default(),
+        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    };
+    let started = Instant::now();
+    let summary = datagen::run(&cfg)?;
+    let secs = started.elapsed().as_secs_f64();
+    say!(
+        "{} games, {} positions in {:.1} s ({:.0} positions/s) appended to {}",
+        summary.games,
+        summary.positions,
+        secs,
+        summary.positions as f64 / secs.max(1e-9),
+        cfg.out
+    );
+    Ok(())
 }
 
 #[derive(Args, Debug)]

@@ -2,6 +2,7 @@
 //! `protocol` and `cli` talk to the world.
 
 pub mod cli;
+pub mod learn;
 pub mod protocol;
 pub mod rules;
 pub mod runner;

@@ -1,5 +1,8 @@
 use clap::Parser;
-use konakis::cli::{group_engine_words, run_bench, run_match, run_perft, run_replay, Cli, Command};
+use konakis::cli::{
+    group_engine_words, run_bench, run_datagen, run_match, run_perft, run_replay, run_tune, Cli,
+    Command,
+};
 
 fn main() {
     let cli = match Cli::try_parse_from(group_engine_words(std::env::args().collect())) {
@@ -21,6 +24,8 @@ fn main() {
         Some(Command::Bench(args)) => run_bench(&args),
         Some(Command::Match(args)) => run_match(&args),
         Some(Command::Replay(args)) => run_replay(&args),
+        Some(Command::Datagen(args)) => run_datagen(&args),
+        Some(Command::Tune(args)) => run_tune(&args),
         Some(Command::Otep(args)) => {
             konakis::protocol::otep::run_stdio(konakis::protocol::otep::OtepSettings {
                 untimed_move_ms: args.movetime.max(10),

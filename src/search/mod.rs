@@ -199,6 +199,19 @@ impl Engine {
             "quiescence" => f.quiescence = parse_check(name, value)?,
             "futility" => f.futility = parse_check(name, value)?,
             "lmp" => f.late_move_pruning = parse_check(name, value)?,
+            "eval" => {
+                let lower = value.to_ascii_lowercase();
+                self.settings.eval =
+                    eval::EVAL_NAMES
+                        .iter()
+                        .find(|n| **n == lower)
+                        .ok_or_else(|| {
+                            format!(
+                                "option Eval takes {}, not '{value}'",
+                                eval::EVAL_NAMES.join(" or ")
+                            )
+                        })?;
+            }
             "variant" => {
                 let preset: Preset = value.parse().map_err(|e| format!("option Variant: {e}"))?;
                 self.set_rules(Rules::preset(preset));
@@ -369,9 +382,16 @@ impl Engine {
         perft_with(self.game.position(), &self.rules, depth, counting)
     }
 
-    /// The evaluation's terms for the current position.
+    /// The hand evaluation's terms for the current position.
     pub fn evaluation(&self) -> eval::Breakdown {
         eval::breakdown(self.game.position(), &self.rules)
+    }
+
+    /// The evaluation the search would use now, from the side to move's
+    /// view, and which one it is.
+    pub fn static_eval(&self) -> (i32, eval::Evaluator) {
+        let e = eval::Evaluator::for_rules(self.settings.eval, &self.rules);
+        (e.evaluate(self.game.position(), &self.rules), e)
     }
 
     // ----- searching -----
@@ -504,6 +524,7 @@ impl Engine {
             root_moves,
             contempt: self.settings.contempt,
             features: self.settings.features,
+            evaluator: eval::Evaluator::for_rules(self.settings.eval, &self.rules),
             threads: self.settings.threads,
             oversubscribed: std::thread::available_parallelism()
                 .is_ok_and(|cores| self.settings.threads > cores.get()),

@@ -4,7 +4,7 @@
 //! quiescence stage for captures and escape threats. The tuning numbers
 //! live in [`super::params`].
 
-use super::eval::{evaluate, open_roads};
+use super::eval::{open_roads, Evaluator};
 use super::params::*;
 use super::time::Deadlines;
 use super::tt::{Bound, Entry, TranspositionTable};
@@ -63,6 +63,7 @@ pub struct SearchSetup {
     pub root_moves: Vec<Move>,
     pub contempt: i32,
     pub features: Features,
+    pub evaluator: Evaluator,
     pub threads: usize,
     /// More search threads than the machine has cores.
     pub oversubscribed: bool,
@@ -205,6 +206,11 @@ impl<'a> Searcher<'a> {
             lmr,
             excluded_root: Vec::new(),
         }
+    }
+
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        self.setup.evaluator.evaluate(pos, self.rules)
     }
 
     pub fn is_main(&self) -> bool {
@@ -391,7 +397,7 @@ impl<'a> Searcher<'a> {
             return Some(s);
         }
         if ply >= MAX_PLY - 2 {
-            return Some(evaluate(pos, self.rules));
+            return Some(self.evaluate(pos));
         }
         w.alpha = w.alpha.max(-(WIN - ply as i32));
         w.beta = w.beta.min(WIN - ply as i32 - 1);
@@ -535,7 +541,7 @@ impl<'a> Searcher<'a> {
             return if self.setup.features.quiescence {
                 self.qsearch(pos, w.alpha, w.beta, ply, 0)
             } else {
-                evaluate(pos, self.rules)
+                self.evaluate(pos)
             };
         }
         let key = pos.hash();
@@ -557,7 +563,7 @@ impl<'a> Searcher<'a> {
             threatened: side == Side::Attackers && open_roads(pos, self.rules).any(),
             static_eval: match entry {
                 Some(e) => e.eval,
-                None => evaluate(pos, self.rules),
+                None => self.evaluate(pos),
             },
         };
         if self.reverse_futility_cuts(pos, &facts, depth, w.beta, pv_node) {
@@ -786,7 +792,7 @@ impl<'a> Searcher<'a> {
             return s;
         }
         if self.should_stop() || ply >= MAX_PLY - 2 {
-            return evaluate(pos, self.rules);
+            return self.evaluate(pos);
         }
         if self.immediate_win(pos).is_some() {
             return WIN - ply as i32 - 1;
@@ -817,7 +823,7 @@ impl<'a> Searcher<'a> {
                 .unwrap_or_default();
             block | targets
         } else {
-            let stand_pat = evaluate(pos, rules);
+            let stand_pat = self.evaluate(pos);
             if stand_pat >= beta || qdepth >= QSEARCH_MAX_DEPTH {
                 return stand_pat;
             }

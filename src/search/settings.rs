@@ -55,6 +55,9 @@ pub struct Settings {
     /// Whether the GUI may send `go ponder` (the engine itself only stores it).
     pub ponder: bool,
     pub features: Features,
+    /// The evaluation: `learned` (where the board family has weights) or
+    /// `hand`.
+    pub eval: &'static str,
 }
 
 impl Default for Settings {
@@ -67,6 +70,7 @@ impl Default for Settings {
             contempt: 0,
             ponder: false,
             features: Features::default(),
+            eval: "learned",
         }
     }
 }
@@ -151,6 +155,11 @@ pub fn option_table(s: &Settings, rules: &Rules) -> Vec<OptionInfo> {
         check("Quiescence", f.quiescence),
         check("Futility", f.futility),
         check("LMP", f.late_move_pruning),
+        OptionInfo {
+            name: "Eval",
+            kind: OptionKind::Combo(super::eval::EVAL_NAMES),
+            value: s.eval.to_string(),
+        },
         OptionInfo {
             name: "Variant",
             kind: OptionKind::Combo(Preset::NAMES),

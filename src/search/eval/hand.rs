@@ -1,4 +1,6 @@
-//! Static evaluation in centi-soldiers, from the side to move's view.
+//! The hand-made evaluation, in centi-soldiers: the terms and weights set
+//! by hand before the learned evaluation, kept for comparison (option
+//! `Eval value hand`) and for families without learned weights.
 //!
 //! Terms (each reported by [`breakdown`] for the protocol's `eval`):
 //! material; the king's freedom (his moves) and his distance to the nearest
@@ -109,12 +111,6 @@ impl Breakdown {
     }
 }
 
-/// The escape squares the king reaches in one move: his open roads.
-#[inline]
-pub fn open_roads(pos: &Position, rules: &Rules) -> Bitboard {
-    pos.open_roads(rules)
-}
-
 fn distance_to_escape(k: Square, rules: &Rules) -> i32 {
     let n = rules.size() as i32;
     let r = k.rank() as i32;
@@ -205,11 +201,69 @@ pub fn breakdown(pos: &Position, rules: &Rules) -> Breakdown {
     b
 }
 
-/// The evaluation from the side to move's point of view.
-pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
-    let v = breakdown(pos, rules).total();
-    match pos.side_to_move() {
-        Side::Defenders => v,
-        Side::Attackers => -v,
+/// The hand evaluation as weights of the learned evaluation's features (in
+/// centi-soldiers): the two agree on every position, up to rounding. The
+/// tuner starts from these.
+pub fn as_features(rules: &Rules) -> [f64; super::features::COUNT] {
+    use super::features::F;
+    let w = weights_for(rules);
+    let mut v = [0.0; super::features::COUNT];
+    v[F::Attacker as usize] = -w.attacker as f64;
+    v[F::Defender as usize] = w.defender as f64;
+    v[F::KingMoves as usize] = w.king_move as f64;
+    v[F::KingEdgeDistance as usize] = -w.king_distance as f64;
+    v[F::Raichi as usize] = w.raichi as f64;
+    v[F::Tuichu as usize] = w.tuichu as f64;
+    v[F::EscapeIn2 as usize] = w.two_move_escape as f64;
+    if rules.options().escape == Escape::Corner {
+        v[F::CornerDiagonal as usize] = -w.corner_guard as f64;
+        if rules.size() >= 9 {
+            v[F::CornerWall as usize] = -w.corner_guard as f64;
+        }
+    }
+    let (pressure, feature) = match rules.options().king_capture {
+        KingCapture::Weak => (w.king_pressure[0], F::PressureWeak),
+        KingCapture::Linnaeus => (w.king_pressure[1], F::PressureLinnaeus),
+        KingCapture::Strong => (w.king_pressure[2], F::PressureStrong),
+    };
+    v[feature as usize] = -pressure as f64 / 2.0;
+    v[F::EnPrise as usize] = w.en_prise as f64;
+    v[F::DefenderMobility as usize] = w.mobility as f64;
+    v[F::AttackerMobility as usize] = -w.mobility as f64;
+    v[F::Tempo as usize] = w.tempo as f64;
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{MoveList, Preset};
+    use crate::search::eval::learned::Weights;
+    use rand::{Rng, SeedableRng};
+
+    /// The learned evaluation with the hand weights is the hand evaluation.
+    #[test]
+    fn hand_weights_as_features_agree() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        for preset in Preset::ALL {
+            let rules = Rules::preset(preset);
+            let learned = Weights::from_centi(&as_features(&rules));
+            let mut pos = Position::start(&rules);
+            for _ in 0..120 {
+                let hand = breakdown(&pos, &rules).total();
+                let got = learned.evaluate(&pos, &rules);
+                assert!(
+                    (hand - got).abs() <= 2,
+                    "{preset}: {hand} vs {got} at {}",
+                    pos.record(&rules)
+                );
+                let mut moves = MoveList::new();
+                pos.generate_moves(&rules, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.make(&rules, moves[rng.gen_range(0..moves.len())]);
+            }
+        }
     }
 }

@@ -1,0 +1,344 @@
+//! `konakis datagen`: self-play games at a fixed number of nodes per move,
+//! several at once, written as training positions with the search's score,
+//! its best move and the game's result.
+
+use super::data::{self, GameResult, Record};
+use crate::rules::{Game, Preset, Rules, Side};
+use crate::search::{Engine, Limits, WIN_BOUND};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+use std::io::Write;
+use std::time::Instant;
+
+/// What `konakis datagen` is asked for.
+#[derive(Clone, Debug)]
+pub struct DatagenConfig {
+    pub preset: Preset,
+    pub overrides: Vec<(String, String)>,
+    pub games: usize,
+    pub nodes: u64,
+    /// Games played at once.
+    pub threads: usize,
+    /// Where games start, so that they differ.
+    pub openings: Openings,
+    pub seed: u64,
+    /// A game still going after this many plies is scored a draw.
+    pub max_plies: u32,
+    pub out: String,
+    pub progress: bool,
+}
+
+/// Where datagen games start.
+#[derive(Clone, Debug)]
+pub enum Openings {
+    /// This many random plies from the start position.
+    Random(u32),
+    /// Openings from a file (`konakis match --openings` format), in turn.
+    List(Vec<crate::runner::Opening>),
+}
+
+/// One finished game's training positions.
+struct GameData {
+    records: Vec<Record>,
+}
+
+/// What a run wrote.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DatagenSummary {
+    pub games: usize,
+    pub positions: usize,
+}
+
+/// Games are played in batches of this many; each batch is written in game
+/// order, whatever the number of threads, so the same seed gives the same
+/// file.
+const BATCH: usize = 32;
+
+/// Plays the games and appends their positions to the output file (which
+/// is created with a header if it does not exist, and must name the same
+/// rules if it does).
+pub fn run(cfg: &DatagenConfig) -> Result<DatagenSummary, String> {
+    if cfg.games == 0 || cfg.nodes == 0 {
+        return Err("--games and --nodes must be at least 1".into());
+    }
+    if matches!(&cfg.openings, Openings::List(l) if l.is_empty()) {
+        return Err("no openings".into());
+    }
+    let rules = Rules::build(cfg.preset, &cfg.overrides)?;
+    let rules_text = data::rules_text(cfg.preset, &cfg.overrides);
+    let first_game = open_for_append(&cfg.out, &rules_text)?;
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&cfg.out)
+        .map_err(|e| format!("{}: {e}", cfg.out))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads.max(1))
+        .build()
+        .map_err(|e| format!("cannot start {} threads: {e}", cfg.threads))?;
+    let bar = cfg.progress.then(|| {
+        let b = indicatif::ProgressBar::new(cfg.games as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} games {msg} [{elapsed_precise}, eta {eta}]",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b
+    });
+    let started = Instant::now();
+    let mut summary = DatagenSummary::default();
+    for batch_start in (0..cfg.games).step_by(BATCH) {
+        let batch: Vec<usize> = (batch_start..(batch_start + BATCH).min(cfg.games)).collect();
+        let played: Vec<Result<GameData, String>> = pool.install(|| {
+            batch
+                .par_iter()
+                .map_init(Engine::new, |engine, &g| {
+                    play_game(engine, &rules, cfg, g, first_game + g as u32)
+                })
+                .collect()
+        });
+        let mut bytes = Vec::new();
+        for game in played {
+            let game = game?;
+            summary.games += 1;
+            summary.positions += game.records.len();
+            for r in &game.records {
+                bytes.extend_from_slice(&r.to_bytes());
+            }
+        }
+        file.write_all(&bytes)
+            .and_then(|_| file.flush())
+            .map_err(|e| format!("{}: {e}", cfg.out))?;
+        if let Some(b) = &bar {
+            let rate = summary.positions as f64 / started.elapsed().as_secs_f64().max(1e-9);
+            b.set_position(summary.games as u64);
+            b.set_message(format!(
+                "{} positions, {rate:.0} positions/s",
+                summary.positions
+            ));
+        }
+    }
+    if let Some(b) = bar {
+        b.finish();
+    }
+    Ok(summary)
+}
+
+/// Checks (or writes) the header; returns the number the next game gets.
+fn open_for_append(path: &str, rules_text: &str) -> Result<u32, String> {
+    match std::fs::read(path) {
+        Ok(bytes) => {
+            let (text, body) = data::parse_header(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            if text != rules_text {
+                return Err(format!(
+                    "{path} holds positions of '{text}', not '{rules_text}'"
+                ));
+            }
+            if body.len() % data::RECORD_BYTES != 0 {
+                return Err(format!(
+                    "{path}: truncated: {} bytes after the last whole record",
+                    body.len() % data::RECORD_BYTES
+                ));
+            }
+            let last_game = body
+                .chunks_exact(data::RECORD_BYTES)
+                .last()
+                .map(|b| u32::from_le_bytes([b[42], b[43], b[44], b[45]]));
+            Ok(last_game.map_or(0, |g| g + 1))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let mut f = std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?;
+            data::write_header(&mut f, rules_text).map_err(|e| format!("{path}: {e}"))?;
+            Ok(0)
+        }
+        Err(e) => Err(format!("{path}: {e}")),
+    }
+}
+
+/// A random opening of `plies` plies that does not end the game (tried
+/// again from the start with the same generator when it does).
+fn opening(rules: &Rules, plies: u32, rng: &mut StdRng) -> Game {
+    loop {
+        let mut game = Game::new(rules.clone());
+        for _ in 0..plies {
+            let legal = game.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal[rng.gen_range(0..legal.len())];
+            if game.play(mv).is_err() {
+                break;
+            }
+        }
+        if game.outcome().is_none() {
+            return game;
+        }
+    }
+}
+
+/// Plays game `index` of the run (numbered `number` in the file).
+fn play_game(
+    engine: &mut Engine,
+    rules: &Rules,
+    cfg: &DatagenConfig,
+    index: usize,
+    number: u32,
+) -> Result<GameData, String> {
+    let mut rng =
+        StdRng::seed_from_u64(cfg.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    engine.set_hash(16)?;
+    let start = match &cfg.openings {
+        Openings::Random(plies) => opening(rules, *plies, &mut rng),
+        Openings::List(list) => crate::runner::opening_game(rules, &list[index % list.len()])?,
+    };
+    engine.set_game(start);
+    let mut records = Vec::new();
+    let mut adjudicated = false;
+    while engine.game().outcome().is_none() {
+        if engine.game().moves().len() as u32 >= cfg.max_plies {
+            adjudicated = true;
+            break;
+        }
+        let pos = *engine.position();
+        let result = engine.search(Limits::nodes(cfg.nodes));
+        let Some(best) = result.best else {
+            break;
+        };
+        let captures = pos.make(rules, best).captured > 0;
+        // What teaches nothing: proven wins and losses, and captures (the
+        // position is not quiet).
+        if result.score.abs() < WIN_BOUND && !captures {
+            if let Some(r) = Record::new(&pos, result.score, Some(best), number) {
+                records.push(r);
+            }
+        }
+        engine.play(best)?;
+    }
+    let result = match engine.game().outcome() {
+        Some(o) => GameResult::from_winner(o.winner),
+        None => GameResult::Draw,
+    };
+    for r in &mut records {
+        r.result = result;
+        r.adjudicated = adjudicated;
+    }
+    Ok(GameData { records })
+}
+
+/// What `konakis datagen --stats` prints.
+pub fn stats(path: &str) -> Result<String, String> {
+    let file = data::read_file(path)?;
+    let mut out = String::new();
+    let n = file.records.len();
+    let games: std::collections::BTreeSet<u32> = file.records.iter().map(|r| r.game).collect();
+    out.push_str(&format!(
+        "{path}: rules {}, {n} positions from {} games\n",
+        file.rules_text,
+        games.len()
+    ));
+    let mut results = std::collections::BTreeMap::new();
+    let mut game_results = std::collections::BTreeMap::new();
+    let mut adjudicated = 0;
+    let mut to_move = [0usize; 2];
+    for r in &file.records {
+        *results.entry(format!("{:?}", r.result)).or_insert(0usize) += 1;
+        game_results.insert(r.game, r.result);
+        adjudicated += r.adjudicated as usize;
+        to_move[(r.side == Side::Defenders) as usize] += 1;
+    }
+    let mut by_game = std::collections::BTreeMap::new();
+    for result in game_results.values() {
+        *by_game.entry(format!("{result:?}")).or_insert(0usize) += 1;
+    }
+    out.push_str(&format!("results by position: {results:?}\n"));
+    out.push_str(&format!("results by game: {by_game:?}\n"));
+    out.push_str(&format!(
+        "adjudicated (length limit): {adjudicated} positions; to move: attackers {} defenders {}\n",
+        to_move[0], to_move[1]
+    ));
+    out.push_str("search score (side to move) histogram:\n");
+    let edges = [-1000, -500, -250, -100, -50, 0, 50, 100, 250, 500, 1000];
+    let mut counts = vec![0usize; edges.len() + 1];
+    for r in &file.records {
+        let s = r.score as i32;
+        let bucket = edges.iter().position(|&e| s < e).unwrap_or(edges.len());
+        counts[bucket] += 1;
+    }
+    for (i, c) in counts.iter().enumerate() {
+        let label = match i {
+            0 => format!("< {}", edges[0]),
+            i if i == edges.len() => format!(">= {}", edges[i - 1]),
+            i => format!("{} .. {}", edges[i - 1], edges[i]),
+        };
+        out.push_str(&format!("  {label:>12}: {c}\n"));
+    }
+    Ok(out)
+}
+
+/// Imports games people played (the hnefatafl-copenhagen CSV format of
+/// `../shared/cases/real/`: moves, two capture counts, `White`, `Black`,
+/// `Draw` or `Ongoing`) as positions without a search score, appended to
+/// `out`. Games without a result are skipped; so are positions after which
+/// the game is over, and those whose move captures. Returns the games and
+/// positions written.
+pub fn import_games(
+    csv: &str,
+    preset: Preset,
+    overrides: &[(String, String)],
+    out: &str,
+) -> Result<DatagenSummary, String> {
+    let rules = Rules::build(preset, overrides)?;
+    let rules_text = data::rules_text(preset, overrides);
+    let text = std::fs::read_to_string(csv).map_err(|e| format!("{csv}: {e}"))?;
+    let first_game = open_for_append(out, &rules_text)?;
+    let mut bytes = Vec::new();
+    let mut summary = DatagenSummary::default();
+    for (line_no, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split(',').collect();
+        let [moves, _, _, result] = fields.as_slice() else {
+            return Err(format!("{csv}:{}: expected four fields", line_no + 1));
+        };
+        let result = match *result {
+            "White" => GameResult::DefendersWon,
+            "Black" => GameResult::AttackersWon,
+            "Draw" => GameResult::Draw,
+            _ => continue,
+        };
+        let number = first_game + summary.games as u32;
+        let mut game = Game::new(rules.clone());
+        let mut records = Vec::new();
+        for token in moves.split_whitespace().filter(|t| *t != "timeout") {
+            if game.outcome().is_some() {
+                break;
+            }
+            let before = *game.position();
+            let mv = game
+                .play_str(token)
+                .map_err(|e| format!("{csv}:{}: {e}", line_no + 1))?;
+            let quiet = game.position().captured == 0 && game.outcome().is_none();
+            if quiet {
+                if let Some(mut r) = Record::new(&before, 0, Some(mv), number) {
+                    r.no_score = true;
+                    r.result = result;
+                    records.push(r);
+                }
+            }
+        }
+        summary.games += 1;
+        summary.positions += records.len();
+        for r in &records {
+            bytes.extend_from_slice(&r.to_bytes());
+        }
+    }
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(out)
+        .and_then(|mut f| f.write_all(&bytes))
+        .map_err(|e| format!("{out}: {e}"))?;
+    Ok(summary)
+}

@@ -1,0 +1,472 @@
+//! The learned evaluation's features: what a position is made of, as
+//! counts, from the defenders' point of view (a positive weight favours
+//! the defenders). One function, [`extract`], computes them for both uses:
+//! summing weights in the search, and recording counts for the tuner.
+//!
+//! The terms: material (asymmetric); piece-square tables folded by the
+//! board's 8 symmetries; the king's fewest moves to an escape square (one,
+//! two, more, or none he can walk to) and the escape squares he reaches in
+//! one and two moves; open roads when the attackers must answer them
+//! (raichi, tuichu); the king's reachable area and his freedom; attackers
+//! and defenders in rings around him, and the pressure of attackers beside
+//! him under each capture rule; corner blockades (the diagonal walls in
+//! front of each corner) and empty edges; rank and file control; the
+//! attackers' enclosure (the area their wall shuts off from the edge, and
+//! defenders left outside it); mobility of both sides; pieces en prise;
+//! the side to move.
+
+use crate::rules::options::{Escape, KingCapture, Masks};
+use crate::rules::{Bitboard, Position, Rules, Side, Square};
+
+/// Where a feature's count goes: a running sum of weights, or a vector of
+/// counts. `wants` lets the search skip the costly groups its weights do
+/// not use.
+pub trait Sink {
+    fn add(&mut self, feature: usize, count: i32);
+    fn wants(&self, group: Group) -> bool;
+}
+
+/// Groups of features that cost enough to skip when unweighted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    Mobility,
+    Enclosure,
+    KingDistance,
+}
+
+macro_rules! features {
+    ($($name:ident => $text:literal),* $(,)?) => {
+        /// Feature indices of the scalar terms (the piece-square tables follow).
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(usize)]
+        pub enum F { $($name),* }
+        /// Names of the scalar terms, in index order.
+        pub const SCALAR_NAMES: &[&str] = &[$($text),*];
+    };
+}
+
+features! {
+    Attacker => "attacker",
+    Defender => "defender",
+    KingMoves => "king-moves",
+    KingArea => "king-area",
+    KingEdgeDistance => "king-escape-distance",
+    EscapeIn1 => "escapes-in-1",
+    EscapeIn2 => "escapes-in-2",
+    KingToEscape1 => "king-to-escape-1",
+    KingToEscape2 => "king-to-escape-2",
+    KingToEscapeFar => "king-to-escape-3+",
+    KingNoEscape => "king-no-escape",
+    Raichi => "raichi",
+    Tuichu => "tuichu",
+    AttackersRing1 => "attackers-ring-1",
+    AttackersRing2 => "attackers-ring-2",
+    DefendersRing1 => "defenders-ring-1",
+    DefendersRing2 => "defenders-ring-2",
+    PressureWeak => "pressure-weak",
+    PressureLinnaeus => "pressure-linnaeus",
+    PressureStrong => "pressure-strong",
+    CornerDiagonal => "corner-diagonal",
+    CornerWall => "corner-wall",
+    CornerClosed => "corner-closed",
+    EmptyEdges => "empty-edges",
+    LinesAttackers => "lines-attackers",
+    LinesDefenders => "lines-defenders",
+    Enclosed => "enclosed-area",
+    DefendersOutside => "defenders-outside",
+    KingEnclosed => "king-enclosed",
+    AttackerMobility => "attacker-mobility",
+    DefenderMobility => "defender-mobility",
+    EnPrise => "en-prise",
+    Tempo => "tempo",
+}
+
+/// Scalar features, then three piece-square tables (attackers, defenders,
+/// king) of [`PST_CLASSES`] entries each.
+pub const SCALARS: usize = SCALAR_NAMES.len();
+/// Square classes under the 8 symmetries on the largest (11x11) board.
+pub const PST_CLASSES: usize = 21;
+pub const PST_ATTACKER: usize = SCALARS;
+pub const PST_DEFENDER: usize = SCALARS + PST_CLASSES;
+pub const PST_KING: usize = SCALARS + 2 * PST_CLASSES;
+/// All features.
+pub const COUNT: usize = SCALARS + 3 * PST_CLASSES;
+
+/// A feature's name (`pst-attacker-3` for table entries).
+pub fn name(feature: usize) -> String {
+    match feature {
+        f if f < SCALARS => SCALAR_NAMES[f].to_string(),
+        f if f < PST_DEFENDER => format!("pst-attacker-{}", f - PST_ATTACKER),
+        f if f < PST_KING => format!("pst-defender-{}", f - PST_DEFENDER),
+        f => format!("pst-king-{}", f - PST_KING),
+    }
+}
+
+/// The feature index named `text`.
+pub fn index(text: &str) -> Option<usize> {
+    (0..COUNT).find(|&f| name(f) == text)
+}
+
+/// The square class of `sq` on an `n`x`n` board: folded onto one eighth of
+/// the board (rank and file from the nearest edge, smaller first).
+pub const fn square_class(sq: usize, n: usize) -> usize {
+    let r = sq / 11;
+    let f = sq % 11;
+    let r = if r < n - 1 - r { r } else { n - 1 - r };
+    let f = if f < n - 1 - f { f } else { n - 1 - f };
+    let (a, b) = if r < f { (r, f) } else { (f, r) };
+    b * (b + 1) / 2 + a
+}
+
+const fn class_table(n: usize) -> [u8; 121] {
+    let mut t = [0u8; 121];
+    let mut sq = 0;
+    while sq < 121 {
+        if sq / 11 < n && sq % 11 < n {
+            t[sq] = square_class(sq, n) as u8;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// Square classes per board size (5 to 11; odd sizes only are played).
+const CLASSES: [[u8; 121]; 12] = {
+    let mut all = [[0u8; 121]; 12];
+    let mut n = 5;
+    while n <= 11 {
+        all[n] = class_table(n);
+        n += 1;
+    }
+    all
+};
+
+fn add_pst(sink: &mut impl Sink, table: usize, pieces: Bitboard, n: usize) {
+    let classes = &CLASSES[n];
+    for sq in pieces.squares() {
+        sink.add(table + classes[sq.index()] as usize, 1);
+    }
+}
+
+/// `seed` and every square of `through` connected to it by steps.
+fn flood(seed: Bitboard, through: Bitboard, board: Bitboard) -> Bitboard {
+    let mut set = seed;
+    loop {
+        let next = set | (set.neighbours(board) & through);
+        if next == set {
+            return set;
+        }
+        set = next;
+    }
+}
+
+/// Ranks and files as bitboards on the widest board.
+const LINES: [Bitboard; 22] = {
+    let mut lines = [Bitboard::EMPTY; 22];
+    let mut i = 0;
+    while i < 11 {
+        lines[i] = Bitboard(0x7ffu128 << (11 * i));
+        let mut r = 0;
+        let mut file = 0u128;
+        while r < 11 {
+            file |= 1u128 << (11 * r + i);
+            r += 1;
+        }
+        lines[11 + i] = Bitboard(file);
+        i += 1;
+    }
+    lines
+};
+
+/// Computes every feature of `pos` into `sink`.
+pub fn extract(pos: &Position, rules: &Rules, sink: &mut impl Sink) {
+    let m: &Masks = rules.masks();
+    let n = rules.size();
+    let o = rules.options();
+    let attackers = pos.attackers();
+    let defenders = pos.defenders();
+    let mover = pos.side_to_move();
+    let sign = if mover == Side::Defenders { 1 } else { -1 };
+    sink.add(F::Attacker as usize, attackers.count() as i32);
+    sink.add(F::Defender as usize, defenders.count() as i32);
+    sink.add(F::Tempo as usize, sign);
+    add_pst(sink, PST_ATTACKER, attackers, n);
+    add_pst(sink, PST_DEFENDER, defenders, n);
+    add_pst(sink, PST_KING, pos.king(), n);
+    if sink.wants(Group::Mobility) {
+        sink.add(
+            F::AttackerMobility as usize,
+            pos.count_moves_of(rules, Side::Attackers) as i32,
+        );
+        sink.add(
+            F::DefenderMobility as usize,
+            pos.count_moves_of(rules, Side::Defenders) as i32,
+        );
+    }
+    // Pieces the side to move can take next move (roughly).
+    let targets = pos.capture_targets(rules, mover);
+    if targets
+        .squares()
+        .any(|t| pos.soldiers_reaching(rules, t, mover).any())
+    {
+        sink.add(F::EnPrise as usize, sign);
+    }
+    lines(attackers, defenders | pos.king(), n, sink);
+    corners(m, attackers, n, o.escape, sink);
+    if sink.wants(Group::Enclosure) {
+        enclosure(m, attackers, defenders, pos.king(), sink);
+    }
+    let Some(k) = pos.king_square() else {
+        return;
+    };
+    king(pos, rules, k, sink);
+    let adjacent = (k.bb().neighbours(m.board) & attackers).count() as i32;
+    let pressure = match o.king_capture {
+        KingCapture::Weak => F::PressureWeak,
+        KingCapture::Linnaeus => F::PressureLinnaeus,
+        KingCapture::Strong => F::PressureStrong,
+    };
+    sink.add(pressure as usize, adjacent * adjacent);
+    // Rings by Manhattan distance: beside the king, and two steps away.
+    let ring1 = k.bb().neighbours(m.board);
+    let ring2 = ring1.neighbours(m.board) & !ring1 & !k.bb();
+    sink.add(
+        F::AttackersRing1 as usize,
+        (attackers & ring1).count() as i32,
+    );
+    sink.add(
+        F::AttackersRing2 as usize,
+        (attackers & ring2).count() as i32,
+    );
+    sink.add(
+        F::DefendersRing1 as usize,
+        (defenders & ring1).count() as i32,
+    );
+    sink.add(
+        F::DefendersRing2 as usize,
+        (defenders & ring2).count() as i32,
+    );
+}
+
+/// The king's freedom, area, roads and distance to the escape squares.
+fn king(pos: &Position, rules: &Rules, k: Square, sink: &mut impl Sink) {
+    let m = rules.masks();
+    let n = rules.size();
+    let empty = m.board & !pos.occupied();
+    let moves = pos.destinations(rules, k);
+    sink.add(F::KingMoves as usize, moves.count() as i32);
+    let roads = moves & m.escape;
+    if pos.side_to_move() == Side::Attackers {
+        match roads.count() {
+            0 => {}
+            1 => sink.add(F::Raichi as usize, 1),
+            _ => sink.add(F::Tuichu as usize, 1),
+        }
+    }
+    sink.add(F::EscapeIn1 as usize, roads.count() as i32);
+    let edge_distance = {
+        let (r, f) = (k.rank(), k.file());
+        let (dr, df) = (r.min(n - 1 - r), f.min(n - 1 - f));
+        match rules.options().escape {
+            Escape::Edge => dr.min(df),
+            Escape::Corner => dr + df,
+        }
+    };
+    sink.add(F::KingEdgeDistance as usize, edge_distance as i32);
+    let area = flood(k.bb(), empty, m.board);
+    sink.add(F::KingArea as usize, (area.count() as i32 - 1).min(40));
+    if !sink.wants(Group::KingDistance) {
+        return;
+    }
+    // Escape squares two king moves away: from each square he can reach,
+    // the escape squares on its lines.
+    let mut in_two = Bitboard::EMPTY;
+    for s in (moves & !m.escape).squares() {
+        in_two |= pos.escapes_from(rules, s);
+    }
+    let in_two = in_two & !roads;
+    sink.add(F::EscapeIn2 as usize, in_two.count().min(4) as i32);
+    let reachable = (area.neighbours(m.board) | area) & m.escape;
+    let feature = if roads.any() {
+        F::KingToEscape1
+    } else if in_two.any() {
+        F::KingToEscape2
+    } else if reachable.any() {
+        F::KingToEscapeFar
+    } else {
+        F::KingNoEscape
+    };
+    sink.add(feature as usize, 1);
+}
+
+/// Ranks and files where one side outnumbers the other.
+fn lines(attackers: Bitboard, defenders: Bitboard, n: usize, sink: &mut impl Sink) {
+    let (mut att, mut def) = (0, 0);
+    for i in 0..n {
+        for line in [LINES[i], LINES[11 + i]] {
+            let a = (attackers & line).count();
+            let d = (defenders & line).count();
+            att += (a > d) as i32;
+            def += (d > a) as i32;
+        }
+    }
+    sink.add(F::LinesAttackers as usize, att);
+    sink.add(F::LinesDefenders as usize, def);
+}
+
+/// Corner blockades (attackers on the diagonal wall in front of each
+/// corner: the square diagonally in front, the two beside the corner's
+/// neighbours, and the whole wall closed) and, on edge-escape boards, the
+/// edges without an attacker.
+fn corners(m: &Masks, attackers: Bitboard, n: usize, escape: Escape, sink: &mut impl Sink) {
+    let far = n - 1;
+    let (mut diagonal, mut wall, mut closed) = (0, 0, 0);
+    for (rs, fs) in [(false, false), (false, true), (true, false), (true, true)] {
+        let at = |r: usize, f: usize| {
+            let r = if rs { far - r } else { r };
+            let f = if fs { far - f } else { f };
+            attackers.has(Square::new(r, f))
+        };
+        let d = at(1, 1);
+        let w = [at(0, 2), at(2, 0)];
+        diagonal += d as i32;
+        wall += w.iter().filter(|x| **x).count() as i32;
+        closed += (d && w[0] && w[1]) as i32;
+    }
+    sink.add(F::CornerDiagonal as usize, diagonal);
+    sink.add(F::CornerWall as usize, wall);
+    sink.add(F::CornerClosed as usize, closed);
+    if escape == Escape::Edge {
+        let edges = [LINES[0], LINES[far], LINES[11], LINES[11 + far]];
+        let empty = edges
+            .iter()
+            .filter(|e| (**e & m.board & attackers).is_empty())
+            .count();
+        sink.add(F::EmptyEdges as usize, empty as i32);
+    }
+}
+
+/// The attackers' enclosure: squares their wall shuts off from the edge,
+/// the defenders left outside it, and whether the king is inside.
+fn enclosure(
+    m: &Masks,
+    attackers: Bitboard,
+    defenders: Bitboard,
+    king: Bitboard,
+    sink: &mut impl Sink,
+) {
+    let free = m.board & !attackers;
+    let outside = flood(m.edge & free, free, m.board);
+    let enclosed = free & !outside;
+    sink.add(F::Enclosed as usize, enclosed.count() as i32);
+    sink.add(
+        F::DefendersOutside as usize,
+        ((defenders | king) & outside).count() as i32,
+    );
+    sink.add(F::KingEnclosed as usize, (king & enclosed).any() as i32);
+}
+
+/// Counts every feature into a vector (for the tuner and for tests).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counts(pub [i32; COUNT]);
+
+impl Default for Counts {
+    fn default() -> Self {
+        Counts([0; COUNT])
+    }
+}
+
+impl Sink for Counts {
+    fn add(&mut self, feature: usize, count: i32) {
+        self.0[feature] += count;
+    }
+    fn wants(&self, _: Group) -> bool {
+        true
+    }
+}
+
+/// The features of a position, as counts.
+pub fn counts(pos: &Position, rules: &Rules) -> Counts {
+    let mut c = Counts::default();
+    extract(pos, rules, &mut c);
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Preset;
+
+    #[test]
+    fn square_classes_fold_the_eight_symmetries() {
+        for n in [7usize, 9, 11] {
+            let k = n.div_ceil(2);
+            let mut seen = std::collections::BTreeSet::new();
+            for r in 0..n {
+                for f in 0..n {
+                    let c = square_class(r * 11 + f, n);
+                    assert_eq!(c, square_class((n - 1 - r) * 11 + f, n));
+                    assert_eq!(c, square_class(f * 11 + r, n));
+                    seen.insert(c);
+                }
+            }
+            assert_eq!(seen.len(), k * (k + 1) / 2);
+            assert!(seen.iter().all(|&c| c < PST_CLASSES));
+        }
+        assert_eq!(index("tempo"), Some(F::Tempo as usize));
+        assert_eq!(index(&name(PST_KING + 3)), Some(PST_KING + 3));
+    }
+
+    #[test]
+    fn start_positions_have_the_expected_counts() {
+        let rules = Rules::preset(Preset::Copenhagen);
+        let c = counts(&Position::start(&rules), &rules);
+        assert_eq!(c.0[F::Attacker as usize], 24);
+        assert_eq!(c.0[F::Defender as usize], 12);
+        assert_eq!(c.0[F::Tempo as usize], -1);
+        assert_eq!(c.0[PST_KING..].iter().sum::<i32>(), 1);
+        // The king is walled in by his own men: no road, no area.
+        assert_eq!(c.0[F::KingArea as usize], 0);
+        assert_eq!(c.0[F::KingNoEscape as usize], 1);
+        assert_eq!(c.0[F::DefendersRing1 as usize], 4);
+        // Nothing is enclosed at the start.
+        assert_eq!(c.0[F::Enclosed as usize], 0);
+        assert_eq!(c.0[F::DefendersOutside as usize], 13);
+    }
+
+    #[test]
+    fn king_distances_by_slides() {
+        // Tablut: king on c5 with an empty board but one attacker: the
+        // edge squares a5, c1, c9 are one move away.
+        let rules = Rules::preset(Preset::Tablut);
+        let game = crate::rules::Game::from_record(
+            rules.clone(),
+            "/9/9/9/9/2K6/9/9/9/5t3/",
+            Side::Attackers,
+            0,
+            0,
+        )
+        .unwrap();
+        let c = counts(game.position(), &rules);
+        assert_eq!(c.0[F::KingToEscape1 as usize], 1);
+        assert_eq!(c.0[F::Tuichu as usize], 1);
+        // Copenhagen: king on f6 in an empty board: a corner is two moves away.
+        let rules = Rules::preset(Preset::Copenhagen);
+        let game = crate::rules::Game::from_record(
+            rules.clone(),
+            "/11/11/11/11/11/5K5/11/11/11/4t6/11/",
+            Side::Defenders,
+            0,
+            0,
+        )
+        .unwrap();
+        let c = counts(game.position(), &rules);
+        assert_eq!(c.0[F::KingToEscape2 as usize], 1);
+        assert_eq!(
+            c.0[F::EscapeIn2 as usize],
+            4,
+            "every corner, through f1, f11, a6 or k6"
+        );
+    }
+}

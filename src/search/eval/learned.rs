@@ -1,0 +1,219 @@
+//! The learned evaluation: one weight per feature ([`super::features`]) for
+//! each board family, fitted by `konakis tune` and kept as text files in
+//! `src/search/eval/weights/` (embedded in the binary), each with the
+//! command that produced it.
+
+use super::features::{self, Group, Sink, COUNT};
+use crate::rules::options::Escape;
+use crate::rules::{Position, Rules};
+use std::sync::OnceLock;
+
+/// Boards that share weights: the size of the board and where the king
+/// escapes decide what a good position looks like.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// 7x7 (and smaller) boards, corner escape: brandubh.
+    Corner7,
+    /// Edge escape: the tablut family.
+    Edge9,
+    /// 9x9 boards, corner escape: tablut-corner.
+    Corner9,
+    /// 11x11 boards, corner escape: Copenhagen, Fetlar.
+    Corner11,
+}
+
+impl Family {
+    pub const ALL: [Family; 4] = [
+        Family::Corner7,
+        Family::Edge9,
+        Family::Corner9,
+        Family::Corner11,
+    ];
+
+    pub fn of(rules: &Rules) -> Family {
+        match (rules.options().escape, rules.size()) {
+            (Escape::Edge, _) => Family::Edge9,
+            (Escape::Corner, 0..=7) => Family::Corner7,
+            (Escape::Corner, 8..=9) => Family::Corner9,
+            (Escape::Corner, _) => Family::Corner11,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Corner7 => "corner7",
+            Family::Edge9 => "edge9",
+            Family::Corner9 => "corner9",
+            Family::Corner11 => "corner11",
+        }
+    }
+
+    /// The family's weights file, as embedded.
+    fn text(self) -> &'static str {
+        match self {
+            Family::Corner7 => include_str!("weights/corner7.txt"),
+            Family::Edge9 => include_str!("weights/edge9.txt"),
+            Family::Corner9 => include_str!("weights/corner9.txt"),
+            Family::Corner11 => include_str!("weights/corner11.txt"),
+        }
+    }
+}
+
+impl std::str::FromStr for Family {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Family, String> {
+        Family::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| {
+                format!("unknown board family '{s}' (corner7, edge9, corner9, corner11)")
+            })
+    }
+}
+
+/// Weights are kept in 1/64 centi-soldier, so that small fitted weights
+/// (a fraction of a centi-soldier per move of mobility) survive.
+pub const SCALE: i32 = 64;
+
+/// A family's weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    pub scaled: [i32; COUNT],
+    wants_mobility: bool,
+    wants_enclosure: bool,
+    wants_king_distance: bool,
+}
+
+impl Weights {
+    /// Weights in centi-soldiers, by feature index.
+    pub fn from_centi(values: &[f64; COUNT]) -> Weights {
+        let mut scaled = [0; COUNT];
+        for (s, v) in scaled.iter_mut().zip(values) {
+            *s = (v * SCALE as f64).round() as i32;
+        }
+        let any = |fs: &[features::F]| fs.iter().any(|f| scaled[*f as usize] != 0);
+        use features::F;
+        Weights {
+            wants_mobility: any(&[F::AttackerMobility, F::DefenderMobility]),
+            wants_enclosure: any(&[F::Enclosed, F::DefendersOutside, F::KingEnclosed]),
+            wants_king_distance: any(&[
+                F::EscapeIn2,
+                F::KingToEscape1,
+                F::KingToEscape2,
+                F::KingToEscapeFar,
+                F::KingNoEscape,
+            ]),
+            scaled,
+        }
+    }
+
+    /// The weight of a feature in centi-soldiers.
+    pub fn centi(&self, feature: usize) -> f64 {
+        self.scaled[feature] as f64 / SCALE as f64
+    }
+
+    /// Parses a weights file: `name value` lines (centi-soldiers), `#`
+    /// comments. `None` for a file without weights.
+    pub fn parse(text: &str) -> Result<Option<Weights>, String> {
+        let mut values = [0.0; COUNT];
+        let mut any = false;
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let (name, value) = line
+                .split_once(char::is_whitespace)
+                .ok_or_else(|| format!("line {}: expected 'name value'", i + 1))?;
+            let feature = features::index(name)
+                .ok_or_else(|| format!("line {}: unknown feature '{name}'", i + 1))?;
+            values[feature] = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("line {}: bad value '{}'", i + 1, value.trim()))?;
+            any = true;
+        }
+        Ok(any.then(|| Weights::from_centi(&values)))
+    }
+
+    /// The weights as a file's lines (non-zero weights only).
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for f in 0..COUNT {
+            if self.scaled[f] != 0 {
+                out.push_str(&format!("{} {:.3}\n", features::name(f), self.centi(f)));
+            }
+        }
+        out
+    }
+
+    /// The evaluation from the defenders' point of view.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position, rules: &Rules) -> i32 {
+        let mut sum = Sum {
+            total: 0,
+            weights: self,
+        };
+        features::extract(pos, rules, &mut sum);
+        sum.total / SCALE
+    }
+}
+
+struct Sum<'a> {
+    total: i32,
+    weights: &'a Weights,
+}
+
+impl Sink for Sum<'_> {
+    #[inline(always)]
+    fn add(&mut self, feature: usize, count: i32) {
+        self.total += self.weights.scaled[feature] * count;
+    }
+    #[inline(always)]
+    fn wants(&self, group: Group) -> bool {
+        match group {
+            Group::Mobility => self.weights.wants_mobility,
+            Group::Enclosure => self.weights.wants_enclosure,
+            Group::KingDistance => self.weights.wants_king_distance,
+        }
+    }
+}
+
+/// The embedded weights of every family, parsed once.
+fn all() -> &'static [Option<Weights>; 4] {
+    static ALL: OnceLock<[Option<Weights>; 4]> = OnceLock::new();
+    // The files are checked by a test; one that failed to parse would
+    // leave its family on the hand evaluation.
+    ALL.get_or_init(|| Family::ALL.map(|f| Weights::parse(f.text()).ok().flatten()))
+}
+
+/// The learned weights for these rules' board family, if it has any.
+pub fn weights_for(rules: &Rules) -> Option<&'static Weights> {
+    let family = Family::of(rules);
+    let i = Family::ALL.iter().position(|f| *f == family)?;
+    all()[i].as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_weights_parse() {
+        for f in Family::ALL {
+            Weights::parse(f.text()).unwrap_or_else(|e| panic!("{}: {e}", f.name()));
+        }
+    }
+
+    #[test]
+    fn weights_round_trip_through_text() {
+        let mut v = [0.0; COUNT];
+        v[features::F::Attacker as usize] = -100.0;
+        v[features::F::AttackerMobility as usize] = 0.5;
+        let w = Weights::from_centi(&v);
+        let back = Weights::parse(&w.to_text()).unwrap().unwrap();
+        assert_eq!(back, w);
+        assert!(Weights::parse("# nothing\n").unwrap().is_none());
+        assert!(Weights::parse("nonsense 3\n").is_err());
+    }
+}

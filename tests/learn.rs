@@ -1,0 +1,179 @@
+//! Training data and tuning: `konakis datagen` files round-trip, the same
+//! seed gives the same file whatever the threads, appending works, and bad
+//! input gets a clear error.
+
+use konakis::learn::data::read_file;
+use konakis::rules::{Preset, Rules};
+use std::process::Command;
+
+fn konakis(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        .args(args)
+        .output()
+        .expect("run konakis");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tmp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("konakis-learn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path.to_string_lossy().into_owned()
+}
+
+fn datagen(out: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "datagen",
+        "--variant",
+        "brandubh",
+        "--nodes",
+        "500",
+        "--out",
+        out,
+    ];
+    args.extend_from_slice(extra);
+    let (ok, stdout, stderr) = konakis(&args);
+    assert!(ok, "{stdout}\n{stderr}");
+    stdout
+}
+
+#[test]
+fn datagen_files_are_reproducible_and_read_back() {
+    let a = tmp("a.bin");
+    let b = tmp("b.bin");
+    datagen(&a, &["--games", "12", "--seed", "9", "--threads", "2"]);
+    datagen(&b, &["--games", "12", "--seed", "9", "--threads", "1"]);
+    let bytes = std::fs::read(&a).unwrap();
+    assert_eq!(bytes, std::fs::read(&b).unwrap(), "same seed, same file");
+    let file = read_file(&a).unwrap();
+    assert_eq!(file.rules_text, "brandubh");
+    assert!(!file.records.is_empty());
+    let rules = Rules::preset(Preset::Brandubh);
+    let mut games = std::collections::BTreeMap::new();
+    for r in &file.records {
+        let pos = r.position(&rules).expect("a legal position");
+        // Positions that teach nothing are left out.
+        assert!(r.score.abs() < 29_000);
+        let best = r.best.expect("a best move");
+        assert!(pos.is_legal(&rules, best));
+        assert_eq!(pos.make(&rules, best).captured, 0);
+        // One result per game.
+        assert_eq!(*games.entry(r.game).or_insert(r.result), r.result);
+    }
+    assert!(games.len() <= 12);
+    // Appending continues the game numbers; the stats read it all.
+    datagen(&a, &["--games", "3", "--seed", "10"]);
+    let more = read_file(&a).unwrap();
+    assert!(more.records.len() > file.records.len());
+    assert!(more.records.iter().map(|r| r.game).max() > file.records.iter().map(|r| r.game).max());
+    let (ok, stats, _) = konakis(&["datagen", "--stats", &a]);
+    assert!(ok);
+    assert!(
+        stats.contains(&format!("{} positions", more.records.len())),
+        "{stats}"
+    );
+    assert!(stats.contains("histogram"), "{stats}");
+}
+
+#[test]
+fn bad_data_files_are_named() {
+    let a = tmp("c.bin");
+    datagen(&a, &["--games", "2"]);
+    // Another variant cannot be appended.
+    let (ok, _, err) = konakis(&[
+        "datagen",
+        "--variant",
+        "tablut",
+        "--games",
+        "1",
+        "--out",
+        &a,
+    ]);
+    assert!(
+        !ok && err.contains("brandubh") && err.contains("tablut"),
+        "{err}"
+    );
+    // A truncated record.
+    let mut bytes = std::fs::read(&a).unwrap();
+    bytes.truncate(bytes.len() - 5);
+    let cut = tmp("cut.bin");
+    std::fs::write(&cut, &bytes).unwrap();
+    let (ok, _, err) = konakis(&["datagen", "--stats", &cut]);
+    assert!(!ok && err.contains("truncated"), "{err}");
+    // Not a data file, and no file at all.
+    let junk = tmp("junk.bin");
+    std::fs::write(&junk, b"hello").unwrap();
+    let (ok, _, err) = konakis(&["datagen", "--stats", &junk]);
+    assert!(!ok && err.contains("not a Konakis data file"), "{err}");
+    let (ok, _, err) = konakis(&["datagen", "--stats", &tmp("missing.bin")]);
+    assert!(!ok && err.contains("missing.bin"), "{err}");
+}
+
+/// `konakis tune` fits weights that predict the data better than where it
+/// started, writes a weights file the engine can read (with the command
+/// that made it), and gives the same weights for the same data and seed.
+#[test]
+fn tune_writes_weights_that_fit_better() {
+    let data = tmp("tune.bin");
+    datagen(&data, &["--games", "40", "--seed", "4"]);
+    let out_a = tmp("weights-a.txt");
+    let out_b = tmp("weights-b.txt");
+    for out in [&out_a, &out_b] {
+        let (ok, stdout, stderr) = konakis(&[
+            "tune", "--data", &data, "--epochs", "60", "--seed", "2", "--out", out,
+        ]);
+        assert!(ok, "{stdout}\n{stderr}");
+    }
+    let text = std::fs::read_to_string(&out_a).unwrap();
+    let weight_lines = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(
+        weight_lines(&text),
+        weight_lines(&std::fs::read_to_string(&out_b).unwrap()),
+        "reproducible"
+    );
+    assert!(text.contains("# Made by: konakis tune --data"), "{text}");
+    assert!(text.contains("board family corner7"), "{text}");
+    let weights = konakis::search::eval::learned::Weights::parse(&text)
+        .unwrap()
+        .expect("some weights");
+    assert!(weights.scaled.iter().any(|w| *w != 0));
+    // start (hand) a / b; hand weights c / d; these weights e / f
+    let losses: Vec<f64> = text
+        .lines()
+        .find(|l| l.contains("these weights"))
+        .unwrap()
+        .split(|c: char| c == ';' || c == '/' || c == ' ')
+        .filter_map(|w| w.trim_end_matches('.').parse::<f64>().ok())
+        .collect();
+    assert_eq!(losses.len(), 6, "{losses:?}");
+    assert!(
+        losses[4] < losses[0],
+        "the fit lowered the loss: {losses:?}"
+    );
+    // Files of another board family are refused.
+    let other = tmp("tablut.bin");
+    let (ok, _, _) = konakis(&[
+        "datagen",
+        "--variant",
+        "tablut",
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--out",
+        &other,
+    ]);
+    assert!(ok);
+    let (ok, _, err) = konakis(&["tune", "--data", &data, &other, "--out", &tmp("x.txt")]);
+    assert!(!ok && err.contains("edge9"), "{err}");
+}
