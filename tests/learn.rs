@@ -152,7 +152,7 @@ fn tune_writes_weights_that_fit_better() {
         .lines()
         .find(|l| l.contains("these weights"))
         .unwrap()
-        .split(|c: char| c == ';' || c == '/' || c == ' ')
+        .split([';', '/', ' '])
         .filter_map(|w| w.trim_end_matches('.').parse::<f64>().ok())
         .collect();
     assert_eq!(losses.len(), 6, "{losses:?}");
