@@ -75,6 +75,10 @@ pub struct TuneArgs {
     /// (centi-soldiers) is added to the loss.
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
+    /// Features kept at their starting weights (names, or prefixes ending in
+    /// '*', e.g. 'pst-*'; repeatable).
+    #[arg(long = "fix", value_name = "FEATURE")]
+    pub fixed: Vec<String>,
     /// Share of games held out to measure the fit on.
     #[arg(long, default_value_t = 0.1)]
     pub validation: f64,
@@ -111,6 +115,7 @@ pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
             other => return Err(format!("--init takes hand or zero, not '{other}'")),
         },
         l2: args.l2,
+        fixed: args.fixed.clone(),
         learning_rate: args.lr,
         validation: args.validation,
         seed: args.seed,

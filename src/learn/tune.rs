@@ -41,6 +41,9 @@ pub struct TuneConfig {
     /// Pull towards the starting weights: this much times the squared
     /// distance (in centi-soldiers) is added to the loss.
     pub l2: f64,
+    /// Features kept at their starting weights (names, or prefixes ending
+    /// in `*` such as `pst-*`).
+    pub fixed: Vec<String>,
     pub learning_rate: f64,
     /// Share of games held out for validation.
     pub validation: f64,
@@ -164,18 +167,32 @@ fn eval(s: &Sample, w: &[f64; COUNT]) -> f64 {
         .sum()
 }
 
+/// How a fit moves the weights.
+#[derive(Clone, Copy, Debug)]
+pub struct Schedule {
+    pub epochs: usize,
+    pub learning_rate: f64,
+    /// Pull towards the starting weights.
+    pub l2: f64,
+    /// Features that keep their starting weights.
+    pub fixed: [bool; COUNT],
+}
+
 /// Full-batch Adam on the mean squared error, plus `l2` times the squared
 /// distance from `start`; returns the weights.
-#[allow(clippy::too_many_arguments)]
 pub fn fit(
     samples: &[Sample],
     start: [f64; COUNT],
     k: f64,
-    epochs: usize,
-    learning_rate: f64,
-    l2: f64,
+    schedule: &Schedule,
     mut each_epoch: impl FnMut(usize, f64, &[f64; COUNT]),
 ) -> [f64; COUNT] {
+    let Schedule {
+        epochs,
+        learning_rate,
+        l2,
+        fixed,
+    } = *schedule;
     let mut w = start;
     let (mut m, mut v) = ([0.0; COUNT], [0.0; COUNT]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
@@ -207,7 +224,7 @@ pub fn fit(
             total += l;
         }
         let t = epoch as i32;
-        for f in 0..COUNT {
+        for f in (0..COUNT).filter(|f| !fixed[*f]) {
             let g = grad[f] / n + 2.0 * l2 * (w[f] - start[f]);
             m[f] = b1 * m[f] + (1.0 - b1) * g;
             v[f] = b2 * v[f] + (1.0 - b2) * g * g;
@@ -319,25 +336,38 @@ pub fn run(cfg: &TuneConfig) -> Result<TuneReport, String> {
         );
         b
     });
-    let fitted = fit(
-        &train,
-        start,
-        k,
-        cfg.epochs,
-        cfg.learning_rate,
-        cfg.l2,
-        |e, l, w| {
-            if let Some(b) = &bar {
-                b.set_position(e as u64);
-                if e % 25 == 0 || e == cfg.epochs {
-                    b.set_message(format!(
-                        "train loss {l:.6}, validation {:.6}",
-                        loss(&validation, w, k)
-                    ));
-                }
+    let mut fixed = [false; COUNT];
+    for name in &cfg.fixed {
+        let matching: Vec<usize> = (0..COUNT)
+            .filter(|&f| match name.strip_suffix('*') {
+                Some(prefix) => features::name(f).starts_with(prefix),
+                None => features::name(f) == *name,
+            })
+            .collect();
+        if matching.is_empty() {
+            return Err(format!("--fix: no feature is named '{name}'"));
+        }
+        for f in matching {
+            fixed[f] = true;
+        }
+    }
+    let schedule = Schedule {
+        epochs: cfg.epochs,
+        learning_rate: cfg.learning_rate,
+        l2: cfg.l2,
+        fixed,
+    };
+    let fitted = fit(&train, start, k, &schedule, |e, l, w| {
+        if let Some(b) = &bar {
+            b.set_position(e as u64);
+            if e % 25 == 0 || e == cfg.epochs {
+                b.set_message(format!(
+                    "train loss {l:.6}, validation {:.6}",
+                    loss(&validation, w, k)
+                ));
             }
-        },
-    );
+        }
+    });
     if let Some(b) = bar {
         b.finish();
     }
@@ -396,7 +426,13 @@ mod tests {
             })
             .collect();
         let before = loss(&samples, &[0.0; COUNT], k);
-        let w = fit(&samples, [0.0; COUNT], k, 600, 2.0, 0.0, |_, _, _| {});
+        let schedule = Schedule {
+            epochs: 600,
+            learning_rate: 2.0,
+            l2: 0.0,
+            fixed: [false; COUNT],
+        };
+        let w = fit(&samples, [0.0; COUNT], k, &schedule, |_, _, _| {});
         let after = loss(&samples, &w, k);
         assert!(after < before / 50.0, "{before} -> {after}");
         for f in [0usize, 1, 5] {
@@ -407,8 +443,19 @@ mod tests {
                 truth[f]
             );
         }
+        // A fixed feature keeps its weight.
+        let mut fixed = [false; COUNT];
+        fixed[5] = true;
+        let held = fit(
+            &samples,
+            [0.0; COUNT],
+            k,
+            &Schedule { fixed, ..schedule },
+            |_, _, _| {},
+        );
+        assert_eq!(held[5], 0.0);
         // Same data, same weights, every time.
-        let again = fit(&samples, [0.0; COUNT], k, 600, 2.0, 0.0, |_, _, _| {});
+        let again = fit(&samples, [0.0; COUNT], k, &schedule, |_, _, _| {});
         assert_eq!(w, again);
     }
 
