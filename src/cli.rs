@@ -79,6 +79,10 @@ pub struct TuneArgs {
     /// '*', e.g. 'pst-*'; repeatable).
     #[arg(long = "fix", value_name = "FEATURE")]
     pub fixed: Vec<String>,
+    /// The only features fitted (the same forms; repeatable); all others keep
+    /// their starting weights.
+    #[arg(long, value_name = "FEATURE")]
+    pub free: Vec<String>,
     /// Share of games held out to measure the fit on.
     #[arg(long, default_value_t = 0.1)]
     pub validation: f64,
@@ -116,6 +120,7 @@ pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
         },
         l2: args.l2,
         fixed: args.fixed.clone(),
+        free: args.free.clone(),
         learning_rate: args.lr,
         validation: args.validation,
         seed: args.seed,

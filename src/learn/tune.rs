@@ -44,6 +44,9 @@ pub struct TuneConfig {
     /// Features kept at their starting weights (names, or prefixes ending
     /// in `*` such as `pst-*`).
     pub fixed: Vec<String>,
+    /// If any: the only features fitted (the same forms); all others keep
+    /// their starting weights.
+    pub free: Vec<String>,
     pub learning_rate: f64,
     /// Share of games held out for validation.
     pub validation: f64,
@@ -336,19 +339,29 @@ pub fn run(cfg: &TuneConfig) -> Result<TuneReport, String> {
         );
         b
     });
-    let mut fixed = [false; COUNT];
-    for name in &cfg.fixed {
-        let matching: Vec<usize> = (0..COUNT)
-            .filter(|&f| match name.strip_suffix('*') {
-                Some(prefix) => features::name(f).starts_with(prefix),
-                None => features::name(f) == *name,
-            })
-            .collect();
-        if matching.is_empty() {
-            return Err(format!("--fix: no feature is named '{name}'"));
+    let named = |option: &str, names: &[String]| -> Result<[bool; COUNT], String> {
+        let mut set = [false; COUNT];
+        for name in names {
+            let matching: Vec<usize> = (0..COUNT)
+                .filter(|&f| match name.strip_suffix('*') {
+                    Some(prefix) => features::name(f).starts_with(prefix),
+                    None => features::name(f) == *name,
+                })
+                .collect();
+            if matching.is_empty() {
+                return Err(format!("{option}: no feature is named '{name}'"));
+            }
+            for f in matching {
+                set[f] = true;
+            }
         }
-        for f in matching {
-            fixed[f] = true;
+        Ok(set)
+    };
+    let mut fixed = named("--fix", &cfg.fixed)?;
+    if !cfg.free.is_empty() {
+        let free = named("--free", &cfg.free)?;
+        for f in 0..COUNT {
+            fixed[f] |= !free[f];
         }
     }
     let schedule = Schedule {
