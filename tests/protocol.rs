@@ -468,6 +468,9 @@ fn extras_answer() {
     assert_eq!(e.expect_line("nodes", T), "nodes 4400");
     e.send("eval");
     e.expect("eval total", T);
+    // Tablut uses the learned evaluation, and says so.
+    let l = e.expect_line("eval learned", T);
+    assert!(l.starts_with("eval learned edge9 "), "{l}");
     e.send("position /9/9/9/9/2K6/9/9/9/5t3/ d");
     e.send("roads");
     assert_eq!(e.expect_line("roads", T), "roads tuichu c1 a5 i5 c9");

@@ -292,6 +292,15 @@ impl Session {
         self.out.line(&format!(
             "eval total {total} (defenders' view) {stm} (side to move)"
         ));
+        // The evaluation the search uses, when it is not this one.
+        let (used, evaluator) = self.engine.static_eval();
+        if let crate::search::eval::Evaluator::Learned(_) = evaluator {
+            let family = crate::search::eval::Family::of(self.engine.rules());
+            self.out.line(&format!(
+                "eval learned {} {used} (side to move)",
+                family.name()
+            ));
+        }
     }
 
     fn result_text(&self) -> String {
