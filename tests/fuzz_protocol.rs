@@ -4,6 +4,9 @@
 //! it stop answering `isready`, or put anything but printable ASCII lines
 //! on its output. Raise `PROPTEST_CASES` for a longer run.
 
+mod common;
+
+use common::PROTOCOL_WORDS;
 use konakis::protocol::tei::Session;
 use konakis::protocol::{InputLine, Output};
 use proptest::prelude::*;
@@ -24,66 +27,12 @@ impl Write for Captured {
     }
 }
 
-const WORDS: &[&str] = &[
-    "tei",
-    "isready",
-    "setoption",
-    "name",
-    "value",
-    "newgame",
-    "position",
-    "startpos",
-    "moves",
-    "go",
-    "stop",
-    "ponderhit",
-    "d",
-    "result",
-    "perft",
-    "eval",
-    "roads",
-    "bench",
-    "depth",
-    "nodes",
-    "movetime",
-    "infinite",
-    "ponder",
-    "atime",
-    "dtime",
-    "ainc",
-    "searchmoves",
-    "mate",
-    "Hash",
-    "Threads",
-    "Variant",
-    "Start",
-    "MultiPV",
-    "copenhagen",
-    "brandubh",
-    "e1-e3",
-    "d1-d2",
-    "a",
-    "d",
-    "-1",
-    "0",
-    "1",
-    "3",
-    "99999999999999999999",
-    "4294967295",
-    "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
-    "/9/",
-    "\u{e9}",
-    "\x1b[2J",
-    "\t",
-    "",
-];
-
 fn line_strategy() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![
         proptest::collection::vec(any::<u8>(), 0..40),
-        proptest::collection::vec(0..WORDS.len(), 0..8).prop_map(|ix| ix
+        proptest::collection::vec(0..PROTOCOL_WORDS.len(), 0..8).prop_map(|ix| ix
             .iter()
-            .map(|&i| WORDS[i])
+            .map(|&i| PROTOCOL_WORDS[i])
             .collect::<Vec<_>>()
             .join(" ")
             .into_bytes()),

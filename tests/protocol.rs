@@ -478,57 +478,6 @@ fn extras_answer() {
     e.expect("info string error", T);
 }
 
-const VOCAB: &[&str] = &[
-    "tei",
-    "isready",
-    "setoption",
-    "name",
-    "value",
-    "newgame",
-    "position",
-    "startpos",
-    "moves",
-    "go",
-    "stop",
-    "ponderhit",
-    "d",
-    "result",
-    "perft",
-    "eval",
-    "roads",
-    "depth",
-    "nodes",
-    "movetime",
-    "infinite",
-    "ponder",
-    "atime",
-    "dtime",
-    "wtime",
-    "searchmoves",
-    "mate",
-    "Hash",
-    "Threads",
-    "Variant",
-    "Start",
-    "brandubh",
-    "copenhagen",
-    "e1-e3",
-    "d1-d2",
-    "a",
-    "d",
-    "-1",
-    "0",
-    "1",
-    "2",
-    "99999999999999999999",
-    "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
-    "/9/",
-    "K",
-    "\u{e9}",
-    "",
-    "x",
-];
-
 #[test]
 fn random_and_mutated_commands_never_crash_or_hang() {
     let mut e = started();
@@ -536,7 +485,9 @@ fn random_and_mutated_commands_never_crash_or_hang() {
     for round in 0..3000 {
         let n = rng.gen_range(0..7);
         let mut words: Vec<String> = (0..n)
-            .map(|_| VOCAB[rng.gen_range(0..VOCAB.len())].to_string())
+            .map(|_| {
+                common::PROTOCOL_WORDS[rng.gen_range(0..common::PROTOCOL_WORDS.len())].to_string()
+            })
             .collect();
         if rng.gen_bool(0.2) {
             // Mutate a character.

@@ -212,6 +212,21 @@ impl Bitboard {
     pub fn squares(self) -> SquareIter {
         SquareIter(self.0)
     }
+    /// This set and every square of `through` connected to it by steps
+    /// north, south, east or west (a flood fill; `board` as for
+    /// [`Bitboard::neighbours`]).
+    #[inline]
+    pub fn flood(self, through: Bitboard, board: Bitboard) -> Bitboard {
+        let mut set = self;
+        loop {
+            let next = set | (set.neighbours(board) & through);
+            if next == set {
+                return set;
+            }
+            set = next;
+        }
+    }
+
     /// The squares one step north, south, east and west of this set,
     /// kept inside `board` (which must exclude squares beyond the board).
     #[inline]

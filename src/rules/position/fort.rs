@@ -30,7 +30,7 @@ use crate::rules::{Bitboard, Rules, Side, Square};
 pub(super) fn holds(pos: &Position, rules: &Rules) -> bool {
     let m = rules.masks();
     let empty = m.board & !pos.occupied();
-    let region = flood(pos.king, empty, m.board);
+    let region = pos.king.flood(empty, m.board);
     if region.count() < 2 {
         return false; // the king cannot move
     }
@@ -70,25 +70,13 @@ pub(super) fn holds(pos: &Position, rules: &Rules) -> bool {
     }
 }
 
-/// `seed` and every square of `through` connected to it by orthogonal steps.
-fn flood(seed: Bitboard, through: Bitboard, board: Bitboard) -> Bitboard {
-    let mut set = seed;
-    loop {
-        let next = set | (set.neighbours(board) & through);
-        if next == set {
-            return set;
-        }
-        set = next;
-    }
-}
-
 /// Every square some attacker could ever pass or stand on while `blockers`
 /// stand still: the attackers' own squares and the empty squares connected
 /// to them. Restricted corners and a walled throne stop soldiers; a
 /// passable throne is crossed in a straight line only.
 fn attacker_reach(m: &Masks, attackers: Bitboard, blockers: Bitboard) -> Bitboard {
     let open = m.board & !blockers & !m.soldier_forbidden;
-    let mut reach = flood(attackers, open, m.board);
+    let mut reach = attackers.flood(open, m.board);
     let Some(throne) = m.throne_sq else {
         return reach;
     };
@@ -108,7 +96,7 @@ fn attacker_reach(m: &Masks, attackers: Bitboard, blockers: Bitboard) -> Bitboar
                 crossed |= one & open;
             }
         }
-        let next = flood(reach | crossed, open, m.board);
+        let next = (reach | crossed).flood(open, m.board);
         if next == reach {
             return reach;
         }

@@ -149,18 +149,6 @@ fn add_pst(sink: &mut impl Sink, table: usize, pieces: Bitboard, n: usize) {
     }
 }
 
-/// `seed` and every square of `through` connected to it by steps.
-fn flood(seed: Bitboard, through: Bitboard, board: Bitboard) -> Bitboard {
-    let mut set = seed;
-    loop {
-        let next = set | (set.neighbours(board) & through);
-        if next == set {
-            return set;
-        }
-        set = next;
-    }
-}
-
 /// Ranks and files as bitboards on the widest board.
 const LINES: [Bitboard; 22] = {
     let mut lines = [Bitboard::EMPTY; 22];
@@ -274,7 +262,7 @@ fn king(pos: &Position, rules: &Rules, k: Square, sink: &mut impl Sink) {
         }
     };
     sink.add(F::KingEdgeDistance as usize, edge_distance as i32);
-    let area = flood(k.bb(), empty, m.board);
+    let area = k.bb().flood(empty, m.board);
     sink.add(F::KingArea as usize, (area.count() as i32 - 1).min(40));
     if !sink.wants(Group::KingDistance) {
         return;
@@ -357,7 +345,7 @@ fn enclosure(
     sink: &mut impl Sink,
 ) {
     let free = m.board & !attackers;
-    let outside = flood(m.edge & free, free, m.board);
+    let outside = (m.edge & free).flood(free, m.board);
     let enclosed = free & !outside;
     sink.add(F::Enclosed as usize, enclosed.count() as i32);
     sink.add(
