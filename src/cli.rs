@@ -555,6 +555,10 @@ pub struct BenchArgs {
     /// Search threads (the signature is defined with 1).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// The evaluation: learned (the default, where a board family has
+    /// weights) or hand.
+    #[arg(long, default_value = "learned")]
+    pub eval: String,
 }
 
 pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
@@ -569,7 +573,16 @@ pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
     if !(1..=256).contains(&args.threads) {
         return Err(format!("--threads must be 1 to 256, not {}", args.threads));
     }
-    let (nodes, time) = crate::search::bench::run_with(depth, args.threads, |line| {
+    let eval = crate::search::eval::EVAL_NAMES
+        .iter()
+        .find(|n| **n == args.eval)
+        .ok_or_else(|| format!("--eval takes learned or hand, not '{}'", args.eval))?;
+    let settings = crate::search::bench::BenchSettings {
+        depth,
+        threads: args.threads,
+        eval,
+    };
+    let (nodes, time) = crate::search::bench::run_with(settings, |line| {
         say!(
             "position {:>2} {:<15} best {:<8} nodes {:>10} time {:>6} ms",
             line.index,

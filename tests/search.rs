@@ -391,4 +391,10 @@ fn bench_signature_matches_the_committed_value() {
         konakis::search::bench::SIGNATURE,
         "the search changed: update SIGNATURE and say 'Bench: {nodes}' in the commit"
     );
+    let hand = konakis::search::bench::BenchSettings {
+        eval: "hand",
+        ..konakis::search::bench::BenchSettings::signature(konakis::search::bench::DEFAULT_DEPTH)
+    };
+    let (nodes, _) = konakis::search::bench::run_with(hand, |_| {}).expect("the bench runs");
+    assert_eq!(nodes, konakis::search::bench::HAND_SIGNATURE);
 }

@@ -246,7 +246,8 @@ impl Session {
                     .name("konakis-bench".into())
                     .spawn(move || {
                         let lines = out.clone();
-                        let run = crate::search::bench::run_until(depth, 1, &task_stop, |l| {
+                        let settings = crate::search::bench::BenchSettings::signature(depth);
+                        let run = crate::search::bench::run_until(settings, &task_stop, |l| {
                             lines.line(&format!(
                                 "info string bench position {} {} nodes {}",
                                 l.index, l.preset, l.nodes

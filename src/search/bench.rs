@@ -16,6 +16,10 @@ pub const DEFAULT_DEPTH: i32 = 6;
 /// same commit, whose message states it as `Bench: N`. A test checks it.
 pub const SIGNATURE: u64 = 1_506_146;
 
+/// The bench with the hand evaluation (`konakis bench --eval hand`): the
+/// signature before the learned weights, which must not move either.
+pub const HAND_SIGNATURE: u64 = 1_772_493;
+
 /// (preset, position record or "start", side to move).
 pub const POSITIONS: &[(Preset, &str, Side)] = &[
     (Preset::Tablut, "start", Side::Attackers),
@@ -150,36 +154,61 @@ pub struct BenchLine {
 /// The deepest bench the command line and the protocol accept.
 pub const MAX_DEPTH: i32 = 64;
 
+/// How the bench searches: the signature run is depth 6, one thread, the
+/// default evaluation.
+#[derive(Clone, Copy, Debug)]
+pub struct BenchSettings {
+    pub depth: i32,
+    /// Search threads (for Lazy SMP time-to-depth measurements; node counts
+    /// then vary from run to run).
+    pub threads: usize,
+    /// `learned` or `hand` (option `Eval`), to measure either's speed.
+    pub eval: &'static str,
+}
+
+impl BenchSettings {
+    pub fn signature(depth: i32) -> BenchSettings {
+        BenchSettings {
+            depth,
+            threads: 1,
+            eval: "learned",
+        }
+    }
+}
+
 /// Searches every bench position on one thread with a 16 MiB table (the
 /// signature run); returns the total nodes and time.
 pub fn run(depth: i32, each: impl FnMut(&BenchLine)) -> Result<(u64, Duration), String> {
-    run_with(depth, 1, each)
+    run_with(BenchSettings::signature(depth), each)
 }
 
-/// The same positions with `threads` search threads (for Lazy SMP
-/// time-to-depth measurements; node counts then vary from run to run).
+/// The bench with other settings.
 pub fn run_with(
-    depth: i32,
-    threads: usize,
+    settings: BenchSettings,
     each: impl FnMut(&BenchLine),
 ) -> Result<(u64, Duration), String> {
     let never = AtomicBool::new(false);
-    run_until(depth, threads, &never, each).map(|r| r.unwrap_or_default())
+    run_until(settings, &never, each).map(|r| r.unwrap_or_default())
 }
 
 /// The bench, given up (`None`) once `stop` is set.
 pub fn run_until(
-    depth: i32,
-    threads: usize,
+    settings: BenchSettings,
     stop: &AtomicBool,
     mut each: impl FnMut(&BenchLine),
 ) -> Result<Option<(u64, Duration)>, String> {
+    let BenchSettings {
+        depth,
+        threads,
+        eval,
+    } = settings;
     if !(1..=MAX_DEPTH).contains(&depth) {
         return Err(format!("bench depth must be 1 to {MAX_DEPTH}, not {depth}"));
     }
     let mut engine = Engine::new();
     engine.set_hash(16)?;
     engine.set_threads(threads)?;
+    engine.set_option("Eval", Some(eval))?;
     let mut total = 0;
     let mut time = Duration::ZERO;
     for (i, &(preset, record, side)) in POSITIONS.iter().enumerate() {
