@@ -172,6 +172,10 @@ pub struct DatagenArgs {
     /// Nodes searched per move (one search thread each).
     #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
+    /// Nodes per move for the attackers, if not --nodes (a stronger side makes
+    /// data in which both sides win, for rule sets that self-play finds one-sided).
+    #[arg(long)]
+    pub attacker_nodes: Option<u64>,
     /// Games played at once (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -231,6 +235,7 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
         overrides,
         games: args.games,
         nodes: args.nodes,
+        attacker_nodes: args.attacker_nodes,
         threads,
         openings,
         seed: args.seed,

@@ -112,6 +112,23 @@ fn bad_data_files_are_named() {
     assert!(!ok && err.contains("not a Konakis data file"), "{err}");
     let (ok, _, err) = konakis(&["datagen", "--stats", &tmp("missing.bin")]);
     assert!(!ok && err.contains("missing.bin"), "{err}");
+    // Node counts of zero are refused; a stronger attacker side is allowed.
+    let (ok, _, err) = konakis(&[
+        "datagen",
+        "--variant",
+        "brandubh",
+        "--games",
+        "1",
+        "--attacker-nodes",
+        "0",
+        "--out",
+        &tmp("zero.bin"),
+    ]);
+    assert!(!ok && err.contains("at least 1"), "{err}");
+    datagen(
+        &tmp("strong.bin"),
+        &["--games", "2", "--attacker-nodes", "2000"],
+    );
 }
 
 /// `konakis tune` fits weights that predict the data better than where it

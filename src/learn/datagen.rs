@@ -18,6 +18,9 @@ pub struct DatagenConfig {
     pub overrides: Vec<(String, String)>,
     pub games: usize,
     pub nodes: u64,
+    /// Nodes per move for the attackers, when they differ (a stronger side
+    /// gives one-sided rule sets data in which both sides win).
+    pub attacker_nodes: Option<u64>,
     /// Games played at once.
     pub threads: usize,
     /// Where games start, so that they differ.
@@ -59,7 +62,7 @@ const BATCH: usize = 32;
 /// is created with a header if it does not exist, and must name the same
 /// rules if it does).
 pub fn run(cfg: &DatagenConfig) -> Result<DatagenSummary, String> {
-    if cfg.games == 0 || cfg.nodes == 0 {
+    if cfg.games == 0 || cfg.nodes == 0 || cfg.attacker_nodes == Some(0) {
         return Err("--games and --nodes must be at least 1".into());
     }
     if matches!(&cfg.openings, Openings::List(l) if l.is_empty()) {
@@ -201,7 +204,11 @@ fn play_game(
             break;
         }
         let pos = *engine.position();
-        let result = engine.search(Limits::nodes(cfg.nodes));
+        let nodes = match pos.side_to_move() {
+            Side::Attackers => cfg.attacker_nodes.unwrap_or(cfg.nodes),
+            Side::Defenders => cfg.nodes,
+        };
+        let result = engine.search(Limits::nodes(nodes));
         let Some(best) = result.best else {
             break;
         };
