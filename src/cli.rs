@@ -303,6 +303,18 @@ pub struct MatchArgs {
     /// Milliseconds an engine without a clock may think before it counts as stalled.
     #[arg(long, default_value_t = 60_000)]
     pub stall: u64,
+    /// A game still going after this many plies is a draw ('adjudicated-length'; 0: never).
+    #[arg(long, default_value_t = 600)]
+    pub maxplies: u32,
+    /// movenumber=N movecount=M score=S: after ply N, when both engines' scores
+    /// stayed within ±S for their last M moves each, a draw; or 'off' (the default).
+    #[arg(long, num_args = 1..=3, value_name = "KEY=VALUE")]
+    pub draw: Option<Vec<String>>,
+    /// movecount=M score=S [twosided=true]: an engine whose score stayed at or
+    /// below -S for its last M moves (and, two-sided, its opponent's at or above
+    /// +S) loses; or 'off'. Default: movecount=4 score=1500 twosided=true.
+    #[arg(long, num_args = 1..=3, value_name = "KEY=VALUE")]
+    pub resign: Option<Vec<String>>,
 }
 
 #[derive(Args, Debug)]
@@ -427,6 +439,19 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
             Some(s)
         }
     };
+    use crate::runner::adjudication::{parse_draw, parse_resign, Adjudication};
+    let defaults = Adjudication::default();
+    let adjudication = Adjudication {
+        max_plies: args.maxplies,
+        draw: match &args.draw {
+            Some(words) => parse_draw(words)?,
+            None => defaults.draw,
+        },
+        resign: match &args.resign {
+            Some(words) => parse_resign(words)?,
+            None => defaults.resign,
+        },
+    };
     let cfg = MatchConfig {
         engines,
         variant,
@@ -442,6 +467,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
         time_margin: args.timemargin,
         stall: std::time::Duration::from_millis(args.stall.max(100)),
         quiet: false,
+        adjudication,
     };
     cfg.rules()?;
     let outcome = runner::run_match(&cfg)?;

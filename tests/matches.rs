@@ -130,7 +130,13 @@ fn a_real_match_replays_identically() {
     assert_eq!(recs.len(), 6);
     for r in &recs {
         let game = r.replay().unwrap();
-        assert!(game.outcome().is_some(), "{}", r.line());
+        // Ended by the rules, or adjudicated while still in play.
+        assert_eq!(
+            game.outcome().is_some(),
+            !r.reason.adjudicated(),
+            "{}",
+            r.line()
+        );
         assert_eq!(
             GameRecord::parse(&r.line()).unwrap(),
             *r,
@@ -341,5 +347,97 @@ fn short_controls_under_load_never_lose_on_time() {
     assert_eq!(recs.len(), 4);
     for r in &recs {
         assert_ne!(r.reason.name(), "time", "{}", r.line());
+    }
+}
+
+/// The runner ends games on the engines' own scores: a resignation when
+/// one engine is hopeless and the other agrees, a draw when both stay near
+/// zero, a draw at the length limit. Records keep each move's score and
+/// replay as games still in play.
+#[test]
+fn games_are_adjudicated_on_the_engines_scores() {
+    let fake = format!("cmd={FAKE}");
+    let cases: [(&str, &str, Vec<&str>, &str); 3] = [
+        (
+            "-2000",
+            "2000",
+            vec![
+                "--resign",
+                "movecount=2",
+                "score=1000",
+                "twosided=true",
+                "--maxplies",
+                "0",
+            ],
+            "adjudicated-resign",
+        ),
+        (
+            "3",
+            "-4",
+            vec![
+                "--draw",
+                "movenumber=6",
+                "movecount=2",
+                "score=10",
+                "--resign",
+                "off",
+            ],
+            "adjudicated-draw",
+        ),
+        (
+            "0",
+            "0",
+            vec!["--maxplies", "5", "--resign", "off"],
+            "adjudicated-length",
+        ),
+    ];
+    for (a_score, b_score, extra, reason) in cases {
+        let rec = tmp(&format!("adjudicated-{reason}.txt"));
+        let a_arg = format!("arg={a_score}");
+        let b_arg = format!("arg={b_score}");
+        let rec_s = rec.to_string_lossy().to_string();
+        let mut args = vec![
+            "--engine",
+            &fake,
+            "name=a",
+            "arg=--score",
+            &a_arg,
+            "--engine",
+            &fake,
+            "name=b",
+            "arg=--score",
+            &b_arg,
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--repeat",
+            "--records",
+            &rec_s,
+        ];
+        args.extend(extra.iter().copied());
+        let (stdout, stderr, ok) = run_match(&args);
+        assert!(ok, "{reason}: {stdout}\n{stderr}");
+        assert!(
+            stdout.contains(&format!("{reason} 2")),
+            "{reason}: {stdout}"
+        );
+        for r in records(&rec) {
+            assert_eq!(r.reason.name(), reason, "{}", r.line());
+            let game = r.replay().expect("an adjudicated game replays");
+            assert!(game.outcome().is_none(), "still in play: {}", r.line());
+            assert!(r.moves.iter().any(|m| m.score.is_some()), "{}", r.line());
+            if reason == "adjudicated-resign" {
+                // Engine a, hopeless, loses with either side.
+                let loser = if r.attackers == "a" {
+                    "attackers"
+                } else {
+                    "defenders"
+                };
+                assert_ne!(r.winner.map(|s| s.name()), Some(loser), "{}", r.line());
+            } else {
+                assert_eq!(r.winner, None);
+            }
+        }
     }
 }

@@ -4,6 +4,7 @@
 //! that crashes, stalls, overruns its clock or sends an illegal or
 //! malformed move loses that game, is restarted, and the match goes on.
 
+pub mod adjudication;
 pub mod otep_client;
 pub mod player;
 pub mod record;
@@ -11,10 +12,11 @@ pub mod stats;
 
 use crate::rules::{Game, Move, Position, Preset, Rules, Side, StartPoint};
 use crate::search::{Engine, Limits, WIN_BOUND};
+use adjudication::Adjudication;
 use player::{EngineSpec, Failure, Player, Proto};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use record::{EndReason, GameRecord};
+use record::{EndReason, GameRecord, RecordedMove};
 use stats::{Pentanomial, Sprt, Wdl};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::{IsTerminal, Write};
@@ -87,6 +89,8 @@ pub struct MatchConfig {
     pub stall: Duration,
     /// Print a line per game even on a terminal.
     pub quiet: bool,
+    /// When the runner ends games the rules have not.
+    pub adjudication: Adjudication,
 }
 
 impl MatchConfig {
@@ -231,7 +235,12 @@ fn play_game(
         Ok(g) => g,
         Err(_) => Game::new(rules.clone()),
     };
-    let mut moves: Vec<(String, u64)> = opening.moves.iter().map(|m| (m.clone(), 0)).collect();
+    let mut moves: Vec<RecordedMove> = opening
+        .moves
+        .iter()
+        .map(|m| RecordedMove::opening(m))
+        .collect();
+    let first = game.setup_position().side_to_move();
     let mut clocks: [i64; 2] = match cfg.tc {
         TimeControl::Clock { base, .. } => [base as i64; 2],
         _ => [0; 2],
@@ -244,7 +253,7 @@ fn play_game(
     }
     let finish = |winner: Option<Side>,
                   reason: EndReason,
-                  moves: Vec<(String, u64)>,
+                  moves: Vec<RecordedMove>,
                   illegal: Option<String>| GameRecord {
         number,
         variant: cfg.variant,
@@ -268,7 +277,10 @@ fn play_game(
         let s = side.index();
         let loser_wins = Some(side.other());
         let player = &mut *players[s];
-        let move_texts: Vec<&str> = moves.iter().map(|(m, _)| m.as_str()).collect();
+        if let Some((winner, reason)) = cfg.adjudication.verdict(&moves, first) {
+            return (finish(winner, reason, moves, None), restart);
+        }
+        let move_texts: Vec<&str> = moves.iter().map(|m| m.text.as_str()).collect();
         let start = Instant::now();
         let answer = match player.spec.proto {
             Proto::Tei => {
@@ -294,8 +306,8 @@ fn play_game(
             Proto::Otep => otep_client::request_move(player, &game, &moves, cfg, &clocks),
         };
         let elapsed = start.elapsed().as_millis() as u64;
-        let text = match answer {
-            Ok(t) => t,
+        let answer = match answer {
+            Ok(a) => a,
             Err(f) => {
                 restart[s] = true;
                 let reason = match (f, cfg.tc) {
@@ -318,6 +330,7 @@ fn play_game(
             }
             clocks[s] = clocks[s] - elapsed as i64 + inc as i64;
         }
+        let text = answer.text;
         let legal = Move::parse(&text, rules.size())
             .ok()
             .filter(|m| game.position().is_legal(rules, *m));
@@ -325,7 +338,11 @@ fn play_game(
             Some(mv) => {
                 // Checked legal above, so play cannot fail.
                 let _ = game.play(mv);
-                moves.push((mv.to_string(), elapsed));
+                moves.push(RecordedMove {
+                    text: mv.to_string(),
+                    ms: elapsed,
+                    score: answer.score,
+                });
             }
             None => {
                 restart[s] = true;
@@ -653,7 +670,11 @@ fn worker(
                 defenders: cfg.engines[1 - pairing.attacker].name.clone(),
                 winner: Some(bad_side.other()),
                 reason: EndReason::Crash,
-                moves: opening.moves.iter().map(|m| (m.clone(), 0)).collect(),
+                moves: opening
+                    .moves
+                    .iter()
+                    .map(|m| RecordedMove::opening(m))
+                    .collect(),
                 illegal: None,
             }
         } else {

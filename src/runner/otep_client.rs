@@ -1,7 +1,7 @@
 //! The host side of the OpenTafl Engine Protocol, so that `konakis match`
 //! can play OpenTafl's AI or any other OTEP engine.
 
-use super::player::{Failure, Player, HANDSHAKE_TIMEOUT};
+use super::player::{parse_score, Answer, Failure, Player, HANDSHAKE_TIMEOUT};
 use super::{MatchConfig, TimeControl};
 use crate::rules::otn::otn_rules_string;
 use crate::rules::{Game, Move, Rules};
@@ -34,16 +34,16 @@ fn side_word(game: &Game) -> &'static str {
 pub fn request_move(
     p: &mut Player,
     game: &Game,
-    moves: &[(String, u64)],
+    moves: &[super::record::RecordedMove],
     cfg: &MatchConfig,
     clocks: &[i64; 2],
-) -> Result<String, Failure> {
+) -> Result<Answer, Failure> {
     let rules = game.rules();
     let record = game.position().setup(rules.size()).record();
     let known = p.otep.as_ref().and_then(|s| s.known_plies);
     match known {
         Some(k) if k + 1 == moves.len() => {
-            let last = &moves[k].0;
+            let last = &moves[k].text;
             p.send(&format!("opponent-move {last} {record}"))?;
         }
         Some(k) if k == moves.len() => {}
@@ -73,9 +73,13 @@ pub fn request_move(
     };
     p.send(&format!("play {}", side_word(game)))?;
     let deadline = Instant::now() + timeout;
+    let mut score = None;
     loop {
         let line = p.next_line(deadline.saturating_duration_since(Instant::now()))?;
         let (cmd, rest) = line.split_once(' ').unwrap_or((line.as_str(), ""));
+        if cmd == "status" {
+            score = parse_score(rest).or(score);
+        }
         match cmd {
             "move" => {
                 let text = rest.trim().to_string();
@@ -88,7 +92,7 @@ pub fn request_move(
                         }
                     }
                 }
-                return Ok(text);
+                return Ok(Answer { text, score });
             }
             "error" if rest.trim_start().starts_with("-1") => {
                 // A critical error: the engine resigns.

@@ -73,6 +73,29 @@ impl EngineSpec {
     }
 }
 
+/// An engine's move, as text, and the last score it reported for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub text: String,
+    /// Centi-soldiers from the engine's side (a win or loss as ±30,000 less
+    /// the plies to it), for adjudication.
+    pub score: Option<i32>,
+}
+
+/// The score of an `info … score cp N` or `score mate N` line (also the
+/// `status … score …` lines of Konakis's OTEP mode).
+pub fn parse_score(line: &str) -> Option<i32> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "score")?;
+    let value: i32 = words.get(at + 2)?.parse().ok()?;
+    match *words.get(at + 1)? {
+        "cp" => Some(value),
+        "mate" if value > 0 => Some(30_000 - (2 * value - 1)),
+        "mate" => Some(-30_000 + 2 * value.abs()),
+        _ => None,
+    }
+}
+
 /// Why an engine failed to give a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
@@ -252,13 +275,27 @@ impl Player {
         position: &str,
         go: &str,
         timeout: Duration,
-    ) -> Result<String, Failure> {
+    ) -> Result<Answer, Failure> {
         self.send(position)?;
         self.send(go)?;
-        let line = self.wait_for("bestmove", timeout)?;
-        match line.split_whitespace().nth(1) {
-            Some(m) => Ok(m.to_string()),
-            None => Err(Failure::Malformed(line)),
+        let deadline = Instant::now() + timeout;
+        let mut score = None;
+        loop {
+            let line = self.next_line(deadline.saturating_duration_since(Instant::now()))?;
+            if line.starts_with("info") {
+                // The last score reported counts (lower and upper bounds too).
+                score = parse_score(&line).or(score);
+                continue;
+            }
+            if line.starts_with("bestmove") {
+                return match line.split_whitespace().nth(1) {
+                    Some(m) => Ok(Answer {
+                        text: m.to_string(),
+                        score,
+                    }),
+                    None => Err(Failure::Malformed(line)),
+                };
+            }
         }
     }
 

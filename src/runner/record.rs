@@ -7,11 +7,13 @@
 //!
 //! `rules` lists the overrides applied to the preset (`-` for none); `start`
 //! is the position record, side and counters before the first move; each
-//! move carries the milliseconds it took. `result` is the winner (or
-//! `draw`) and the reason: a rule reason (`king-escaped`, `king-captured`,
-//! `encircled`, `exit-fort`, `no-moves`, `repetition`, `no-capture-limit`,
-//! `move-limit`) or an adjudication (`time`, `crash`, `illegal-move`,
-//! `stall`). An illegal move's text follows as `| illegal <text>`.
+//! move carries the milliseconds it took and, after a second colon, the
+//! score the engine reported for it (its own side's view), when it did.
+//! `result` is the winner (or `draw`) and the reason: a rule reason
+//! (`king-escaped`, `king-captured`, `encircled`, `exit-fort`, `no-moves`,
+//! `repetition`, `no-capture-limit`, `move-limit`) or an adjudication
+//! (`time`, `crash`, `illegal-move`, `stall`, `adjudicated-length`,
+//! `adjudicated-draw`, `adjudicated-resign`). An illegal move's text follows as `| illegal <text>`.
 
 use crate::rules::{Game, Preset, Reason, Rules, Side, StartPoint};
 use std::fmt;
@@ -24,6 +26,63 @@ pub enum EndReason {
     Crash,
     IllegalMove,
     Stall,
+    /// Still going at `--maxplies`: a draw.
+    AdjudicatedLength,
+    /// Both engines' scores near zero for long enough: a draw.
+    AdjudicatedDraw,
+    /// One engine's score hopeless for long enough: it loses.
+    AdjudicatedResign,
+}
+
+impl EndReason {
+    /// Whether the runner, not the rules, ended the game.
+    pub fn adjudicated(self) -> bool {
+        !matches!(self, EndReason::Rule(_))
+    }
+}
+
+/// One move of a game: its text, the milliseconds it took, and the score
+/// the engine reported for it (its own side's view), if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedMove {
+    pub text: String,
+    pub ms: u64,
+    pub score: Option<i32>,
+}
+
+impl RecordedMove {
+    /// An opening move: no time, no score.
+    pub fn opening(text: &str) -> RecordedMove {
+        RecordedMove {
+            text: text.to_string(),
+            ms: 0,
+            score: None,
+        }
+    }
+
+    /// `m:ms` or `m:ms:score`.
+    fn text_form(&self) -> String {
+        match self.score {
+            Some(s) => format!("{}:{}:{s}", self.text, self.ms),
+            None => format!("{}:{}", self.text, self.ms),
+        }
+    }
+
+    fn parse(word: &str) -> Result<RecordedMove, String> {
+        let mut parts = word.split(':');
+        let text = parts.next().unwrap_or_default().to_string();
+        let ms = match parts.next() {
+            Some(t) => t
+                .parse()
+                .map_err(|_| format!("bad move time in '{word}'"))?,
+            None => 0,
+        };
+        let score = match parts.next() {
+            Some(v) => Some(v.parse().map_err(|_| format!("bad score in '{word}'"))?),
+            None => None,
+        };
+        Ok(RecordedMove { text, ms, score })
+    }
 }
 
 impl EndReason {
@@ -34,6 +93,9 @@ impl EndReason {
             EndReason::Crash => "crash",
             EndReason::IllegalMove => "illegal-move",
             EndReason::Stall => "stall",
+            EndReason::AdjudicatedLength => "adjudicated-length",
+            EndReason::AdjudicatedDraw => "adjudicated-draw",
+            EndReason::AdjudicatedResign => "adjudicated-resign",
         }
     }
     pub fn parse(s: &str) -> Result<EndReason, String> {
@@ -42,6 +104,9 @@ impl EndReason {
             "crash" => EndReason::Crash,
             "illegal-move" => EndReason::IllegalMove,
             "stall" => EndReason::Stall,
+            "adjudicated-length" => EndReason::AdjudicatedLength,
+            "adjudicated-draw" => EndReason::AdjudicatedDraw,
+            "adjudicated-resign" => EndReason::AdjudicatedResign,
             _ => EndReason::Rule(s.parse()?),
         })
     }
@@ -65,8 +130,8 @@ pub struct GameRecord {
     pub defenders: String,
     pub winner: Option<Side>,
     pub reason: EndReason,
-    /// Moves with the milliseconds each took.
-    pub moves: Vec<(String, u64)>,
+    /// Moves with the milliseconds each took and the scores reported.
+    pub moves: Vec<RecordedMove>,
     pub illegal: Option<String>,
 }
 
@@ -82,7 +147,7 @@ impl GameRecord {
                 .join(",")
         };
         let winner = self.winner.map(|s| s.name()).unwrap_or("draw");
-        let moves: Vec<String> = self.moves.iter().map(|(m, t)| format!("{m}:{t}")).collect();
+        let moves: Vec<String> = self.moves.iter().map(RecordedMove::text_form).collect();
         let mut line = format!(
             "konakis-game 1 | game {} | variant {} | rules {} | start {} | attackers {} | defenders {} | result {} {} | plies {} | moves {}",
             self.number,
@@ -152,9 +217,7 @@ impl GameRecord {
                 "plies" => {}
                 "moves" => {
                     for m in value.split_whitespace() {
-                        let (mv, t) = m.split_once(':').unwrap_or((m, "0"));
-                        let ms = t.parse().map_err(|_| format!("bad move time in '{m}'"))?;
-                        rec.moves.push((mv.to_string(), ms));
+                        rec.moves.push(RecordedMove::parse(m)?);
                     }
                 }
                 "illegal" => rec.illegal = Some(value.to_string()),
@@ -213,7 +276,7 @@ impl GameRecord {
     /// in play after its moves.
     pub fn replay(&self) -> Result<Game, String> {
         let rules = Rules::build(self.variant, &self.overrides)?;
-        let moves: Vec<&str> = self.moves.iter().map(|(m, _)| m.as_str()).collect();
+        let moves: Vec<&str> = self.moves.iter().map(|m| m.text.as_str()).collect();
         let game = Game::from_start_and_moves(rules, &self.start, &moves)?;
         match (self.reason, game.outcome()) {
             (EndReason::Rule(r), Some(o)) if o.reason == r && o.winner == self.winner => Ok(game),

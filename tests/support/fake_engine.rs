@@ -2,7 +2,8 @@
 //! first legal move, and after `--after N` of its own moves it does what
 //! `--mode` says: `crash` (exits), `timeout` (never answers go), `illegal`
 //! (plays an illegal move), `garbage` (answers nonsense), `no-readyok`
-//! (never answers isready, from the start), `normal` (behaves).
+//! (never answers isready, from the start), `normal` (behaves). `--score N`
+//! sets the score it reports for each move (default 0).
 
 use konakis::rules::{Game, Preset, Rules, Side};
 use std::io::{BufRead, Write};
@@ -17,6 +18,8 @@ fn main() {
     };
     let mode = arg("--mode").unwrap_or_else(|| "normal".into());
     let after: usize = arg("--after").and_then(|s| s.parse().ok()).unwrap_or(0);
+    // The score it reports for every move (for adjudication tests).
+    let score: i32 = arg("--score").and_then(|s| s.parse().ok()).unwrap_or(0);
     let mut rules = Rules::preset(Preset::Tablut);
     let mut game = Game::new(rules.clone());
     let mut played = 0usize;
@@ -90,8 +93,10 @@ fn main() {
                         let moves = game.legal_moves();
                         match moves.first() {
                             Some(m) => {
-                                let _ =
-                                    writeln!(out, "info depth 1 score cp 0 pv {m}\nbestmove {m}");
+                                let _ = writeln!(
+                                    out,
+                                    "info depth 1 score cp {score} pv {m}\nbestmove {m}"
+                                );
                             }
                             None => {
                                 let _ = writeln!(out, "bestmove (none)");
