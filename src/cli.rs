@@ -45,6 +45,71 @@ pub enum Command {
     Datagen(DatagenArgs),
     /// Fit the learned evaluation's weights to datagen files (Texel tuning).
     Tune(TuneArgs),
+    /// Build an openings file for `match --openings` from game records.
+    Openings(OpeningsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct OpeningsArgs {
+    /// Game records: the runner's (`match --records`), OpenTafl's (`replay
+    /// --opentafl`), or comma-separated people's games (../shared/cases/real/).
+    #[arg(long, num_args = 1.., required = true)]
+    pub from: Vec<String>,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Plies each opening keeps.
+    #[arg(long)]
+    pub plies: usize,
+    /// At most this many openings (the first found, in file order).
+    #[arg(long)]
+    pub count: Option<usize>,
+    /// Leave out openings that a search of this depth finds won or lost, or
+    /// further than --margin from the start position's score.
+    #[arg(long, value_name = "DEPTH")]
+    pub balanced: Option<i32>,
+    /// Centi-soldiers an opening may differ from the start position (with --balanced).
+    #[arg(long, default_value_t = 300)]
+    pub margin: i32,
+    /// The openings file to write (default: standard output).
+    #[arg(long)]
+    pub out: Option<String>,
+}
+
+pub fn run_openings(args: &OpeningsArgs) -> Result<(), String> {
+    use crate::runner::openings::{build, file_text, OpeningsConfig};
+    if let Some(d) = args.balanced {
+        if !(1..=crate::search::bench::MAX_DEPTH).contains(&d) {
+            return Err(format!("--balanced depth must be 1 to 64, not {d}"));
+        }
+    }
+    let rules = args.rules.build()?;
+    let cfg = OpeningsConfig {
+        from: args.from.clone(),
+        rules: rules.clone(),
+        plies: args.plies,
+        count: args.count,
+        balanced: args.balanced,
+        margin: args.margin,
+    };
+    let openings = build(&cfg)?;
+    let command: Vec<String> = std::env::args()
+        .enumerate()
+        .map(|(i, a)| if i == 0 { "konakis".to_string() } else { a })
+        .collect();
+    let header = format!(
+        "{} openings, made by: {}",
+        openings.len(),
+        command.join(" ")
+    );
+    let text = file_text(&openings, &rules, &header);
+    match &args.out {
+        Some(path) => {
+            std::fs::write(path, &text).map_err(|e| format!("{path}: {e}"))?;
+            say!("{} openings written to {path}", openings.len());
+        }
+        None => say!("{}", text.trim_end()),
+    }
+    Ok(())
 }
 
 #[derive(Args, Debug)]

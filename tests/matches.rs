@@ -441,3 +441,125 @@ fn games_are_adjudicated_on_the_engines_scores() {
         }
     }
 }
+
+/// `konakis openings` builds opening files from the three record formats,
+/// without repeats, and `match --openings` plays them.
+#[test]
+fn openings_from_game_records_load_in_match() {
+    let csv = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/cases/real/copenhagen.csv");
+    let csv = csv.to_string_lossy().to_string();
+    let openings = |args: &[&str]| -> Vec<String> {
+        let out = Command::new(KONAKIS)
+            .arg("openings")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect()
+    };
+    // People's games: no repeats, even from the same file given twice.
+    let once = openings(&["--variant", "copenhagen", "--from", &csv, "--plies", "4"]);
+    let twice = openings(&[
+        "--variant",
+        "copenhagen",
+        "--from",
+        &csv,
+        &csv,
+        "--plies",
+        "4",
+    ]);
+    assert_eq!(once, twice);
+    let unique: std::collections::HashSet<&String> = once.iter().collect();
+    assert_eq!(unique.len(), once.len());
+    assert!(once.len() > 100 && once.iter().all(|l| l.starts_with("startpos moves ")));
+    // A short search leaves lopsided ones out.
+    let balanced = openings(&[
+        "--variant",
+        "copenhagen",
+        "--from",
+        &csv,
+        "--plies",
+        "4",
+        "--count",
+        "60",
+        "--balanced",
+        "2",
+        "--margin",
+        "60",
+    ]);
+    assert!(!balanced.is_empty() && balanced.len() <= 60);
+    // The runner's records, and OpenTafl's records of the same games.
+    let rec = tmp("for-openings.txt");
+    let me = format!("cmd={KONAKIS}");
+    let rec_s = rec.to_string_lossy().to_string();
+    let (stdout, stderr, ok) = run_match(&[
+        "--engine",
+        &me,
+        "--engine",
+        &me,
+        "--variant",
+        "brandubh",
+        "--depth",
+        "1",
+        "--games",
+        "4",
+        "--openings",
+        "random:2",
+        "--records",
+        &rec_s,
+    ]);
+    assert!(ok, "{stdout}\n{stderr}");
+    let from_records = openings(&["--variant", "brandubh", "--from", &rec_s, "--plies", "3"]);
+    let otr = tmp("for-openings.otr");
+    let out = Command::new(KONAKIS)
+        .args(["replay", "--opentafl", &rec_s])
+        .output()
+        .unwrap();
+    std::fs::write(&otr, &out.stdout).unwrap();
+    let otr_s = otr.to_string_lossy().to_string();
+    let from_opentafl = openings(&["--variant", "brandubh", "--from", &otr_s, "--plies", "3"]);
+    assert!(!from_records.is_empty());
+    assert_eq!(from_records, from_opentafl);
+    // Another variant's records are refused.
+    let out = Command::new(KONAKIS)
+        .args([
+            "openings",
+            "--variant",
+            "tablut",
+            "--from",
+            &rec_s,
+            "--plies",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    // The file plays.
+    let file = tmp("people-openings.txt");
+    std::fs::write(&file, once[..6].join("\n")).unwrap();
+    let file_s = file.to_string_lossy().to_string();
+    let (stdout, stderr, ok) = run_match(&[
+        "--engine",
+        &me,
+        "--engine",
+        &me,
+        "--variant",
+        "copenhagen",
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--openings",
+        &file_s,
+    ]);
+    assert!(ok && stdout.contains("2 games"), "{stdout}\n{stderr}");
+}
