@@ -47,6 +47,18 @@ pub enum Command {
     Tune(TuneArgs),
     /// Build an openings file for `match --openings` from game records.
     Openings(OpeningsArgs),
+    /// Merge match record files (say, the shards of one match) into one report.
+    Stats(StatsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    /// Record files written by `match --records`.
+    #[arg(required = true)]
+    pub files: Vec<String>,
+    /// The SPRT to state: elo0=<a> elo1=<b> alpha=<x> beta=<y>.
+    #[arg(long, num_args = 4, value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
 }
 
 #[derive(Args, Debug)]
@@ -375,6 +387,10 @@ pub struct MatchArgs {
     /// stayed within ±S for their last M moves each, a draw; or 'off' (the default).
     #[arg(long, num_args = 1..=3, value_name = "KEY=VALUE")]
     pub draw: Option<Vec<String>>,
+    /// K/N: play only the K-th (from 0) of N disjoint slices of the openings
+    /// (for array jobs; merge the records with `konakis stats`).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// movecount=M score=S [twosided=true]: an engine whose score stayed at or
     /// below -S for its last M moves (and, two-sided, its opponent's at or above
     /// +S) loses; or 'off'. Default: movecount=4 score=1500 twosided=true.
@@ -429,7 +445,7 @@ pub fn group_engine_words(args: Vec<String>) -> Vec<String> {
 }
 
 pub fn run_match(args: &MatchArgs) -> Result<(), String> {
-    use crate::runner::{self, stats::Sprt, MatchConfig, OpeningSource, TimeControl};
+    use crate::runner::{self, MatchConfig, OpeningSource, TimeControl};
     if args.engines.len() != 2 {
         return Err(format!(
             "match needs exactly two --engine, got {}",
@@ -473,37 +489,8 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
         ),
         None => OpeningSource::File(args.openings.clone()),
     };
-    let sprt = match &args.sprt {
-        None => None,
-        Some(words) => {
-            let mut v = [None; 4];
-            for w in words {
-                let (k, x) = w
-                    .split_once('=')
-                    .ok_or_else(|| format!("--sprt: '{w}' is not key=value"))?;
-                let x: f64 = x
-                    .parse()
-                    .map_err(|_| format!("--sprt: '{w}' is not a number"))?;
-                let i = ["elo0", "elo1", "alpha", "beta"]
-                    .iter()
-                    .position(|n| *n == k)
-                    .ok_or_else(|| format!("--sprt: unknown key '{k}'"))?;
-                v[i] = Some(x);
-            }
-            let get = |i: usize, name: &str| v[i].ok_or_else(|| format!("--sprt needs {name}="));
-            let s = Sprt {
-                elo0: get(0, "elo0")?,
-                elo1: get(1, "elo1")?,
-                alpha: get(2, "alpha")?,
-                beta: get(3, "beta")?,
-            };
-            if !(0.0 < s.alpha && s.alpha < 0.5 && 0.0 < s.beta && s.beta < 0.5 && s.elo0 < s.elo1)
-            {
-                return Err("--sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5".into());
-            }
-            Some(s)
-        }
-    };
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     use crate::runner::adjudication::{parse_draw, parse_resign, Adjudication};
     let defaults = Adjudication::default();
     let adjudication = Adjudication {
@@ -533,10 +520,58 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
         stall: std::time::Duration::from_millis(args.stall.max(100)),
         quiet: false,
         adjudication,
+        shard,
     };
     cfg.rules()?;
     let outcome = runner::run_match(&cfg)?;
     say!("{}", runner::report(&cfg, &outcome).trim_end());
+    Ok(())
+}
+
+/// `elo0=… elo1=… alpha=… beta=…`.
+fn parse_sprt(words: &[String]) -> Result<crate::runner::stats::Sprt, String> {
+    let mut v = [None; 4];
+    for w in words {
+        let (k, x) = w
+            .split_once('=')
+            .ok_or_else(|| format!("--sprt: '{w}' is not key=value"))?;
+        let x: f64 = x
+            .parse()
+            .map_err(|_| format!("--sprt: '{w}' is not a number"))?;
+        let i = ["elo0", "elo1", "alpha", "beta"]
+            .iter()
+            .position(|n| *n == k)
+            .ok_or_else(|| format!("--sprt: unknown key '{k}'"))?;
+        v[i] = Some(x);
+    }
+    let get = |i: usize, name: &str| v[i].ok_or_else(|| format!("--sprt needs {name}="));
+    let s = crate::runner::stats::Sprt {
+        elo0: get(0, "elo0")?,
+        elo1: get(1, "elo1")?,
+        alpha: get(2, "alpha")?,
+        beta: get(3, "beta")?,
+    };
+    if !(0.0 < s.alpha && s.alpha < 0.5 && 0.0 < s.beta && s.beta < 0.5 && s.elo0 < s.elo1) {
+        return Err("--sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5".into());
+    }
+    Ok(s)
+}
+
+/// `K/N`, shard K (from 0) of N.
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("--shard: expected K/N with 0 <= K < N, not '{text}'");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (usize, usize) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if k >= n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+pub fn run_stats(args: &StatsArgs) -> Result<(), String> {
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    let report = crate::runner::merge_records(&args.files, sprt)?;
+    say!("{}", report.trim_end());
     Ok(())
 }
 

@@ -563,3 +563,114 @@ fn openings_from_game_records_load_in_match() {
     ]);
     assert!(ok && stdout.contains("2 games"), "{stdout}\n{stderr}");
 }
+
+/// Shards run separately (through docs/cluster/run-shard.sh, as a Slurm
+/// array job and as a Kubernetes Indexed Job would run them) and merged by
+/// `konakis stats` give the report of the whole match, exactly.
+#[test]
+fn shards_merge_into_the_whole_match() {
+    let me = format!("cmd={KONAKIS}");
+    let common = [
+        "--engine",
+        &me,
+        "name=a",
+        "--engine",
+        &me,
+        "name=b",
+        "--variant",
+        "brandubh",
+        "--depth",
+        "2",
+        "--games",
+        "10",
+        "--repeat",
+        "--openings",
+        "random:2",
+        "--seed",
+        "7",
+    ];
+    let whole = tmp("whole.txt");
+    let whole_s = whole.to_string_lossy().to_string();
+    let mut args = common.to_vec();
+    args.extend(["--records", &whole_s]);
+    let (whole_report, stderr, ok) = run_match(&args);
+    assert!(ok, "{stderr}");
+    let script =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/cluster/run-shard.sh");
+    for (scheduler, env) in [
+        (
+            "slurm",
+            [("SLURM_ARRAY_TASK_ID", ""), ("SLURM_ARRAY_TASK_COUNT", "3")],
+        ),
+        (
+            "kubernetes",
+            [("JOB_COMPLETION_INDEX", ""), ("SHARDS", "3")],
+        ),
+    ] {
+        let dir = tmp(&format!("shards-{scheduler}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        for k in 0..3 {
+            let k = k.to_string();
+            let out = Command::new("sh")
+                .arg(&script)
+                .arg(&dir)
+                .args(common)
+                .env("KONAKIS", KONAKIS)
+                .env(env[0].0, &k)
+                .env(env[1].0, env[1].1)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{scheduler} {k}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let files: Vec<String> = (0..3)
+            .map(|k| {
+                dir.join(format!("shard-{k}.txt"))
+                    .to_string_lossy()
+                    .to_string()
+            })
+            .collect();
+        let out = Command::new(KONAKIS)
+            .arg("stats")
+            .args(&files)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            whole_report,
+            "{scheduler}"
+        );
+    }
+    // The same game twice, or a shard of another match, is refused.
+    let out = Command::new(KONAKIS)
+        .args(["stats", &whole_s, &whole_s])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let (_, stderr, ok) = run_match(&[
+        "--engine",
+        &me,
+        "--engine",
+        &me,
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--shard",
+        "0/2",
+        "--sprt",
+        "elo0=0",
+        "elo1=10",
+        "alpha=0.05",
+        "beta=0.05",
+    ]);
+    assert!(!ok && stderr.contains("konakis stats"), "{stderr}");
+}

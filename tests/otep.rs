@@ -272,6 +272,10 @@ fn match_drives_an_otep_engine() {
             "--games",
             "2",
             "--repeat",
+            "--resign",
+            "off",
+            "--maxplies",
+            "0",
             "--records",
             rec.to_str().unwrap(),
         ])

@@ -92,6 +92,9 @@ pub struct MatchConfig {
     pub quiet: bool,
     /// When the runner ends games the rules have not.
     pub adjudication: Adjudication,
+    /// `(k, n)`: play only the k-th (from 0) of n disjoint slices of the
+    /// openings; the n shards together play the whole match.
+    pub shard: Option<(usize, usize)>,
 }
 
 impl MatchConfig {
@@ -226,7 +229,7 @@ struct Finished {
 fn play_game(
     cfg: &MatchConfig,
     rules: &Rules,
-    opening: &Opening,
+    (opening_index, opening): (usize, &Opening),
     number: usize,
     players: [&mut Player; 2],
 ) -> (GameRecord, [bool; 2]) {
@@ -257,6 +260,7 @@ fn play_game(
                   moves: Vec<RecordedMove>,
                   illegal: Option<String>| GameRecord {
         number,
+        opening: Some(opening_index),
         variant: cfg.variant,
         overrides: cfg.overrides.clone(),
         start: opening.start.clone(),
@@ -518,13 +522,21 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
         }
     };
     check_engines_start(cfg, &rules)?;
+    if cfg.shard.is_some() && cfg.sprt.is_some() {
+        return Err(
+            "--sprt cannot stop a shard: run the shards, then 'konakis stats --sprt …' on their records"
+                .into(),
+        );
+    }
     let pending: VecDeque<Pairing> = (0..games)
         .map(|g| Pairing {
             number: g + 1,
             opening: if cfg.repeat { g / 2 } else { g },
             attacker: g % 2,
         })
+        .filter(|p| cfg.shard.is_none_or(|(k, n)| p.opening % n == k))
         .collect();
+    let games = pending.len();
     let queue = Arc::new(Mutex::new(Schedule {
         pending,
         begun: Default::default(),
@@ -664,6 +676,7 @@ fn worker(
             };
             GameRecord {
                 number: pairing.number,
+                opening: Some(pairing.opening),
                 variant: cfg.variant,
                 overrides: cfg.overrides.clone(),
                 start: opening.start.clone(),
@@ -688,7 +701,13 @@ fn worker(
             } else {
                 [b, a]
             };
-            let (record, restart) = play_game(cfg, rules, opening, pairing.number, players);
+            let (record, restart) = play_game(
+                cfg,
+                rules,
+                (pairing.opening, opening),
+                pairing.number,
+                players,
+            );
             for (side, r) in restart.iter().enumerate() {
                 if *r {
                     let engine = if side == 0 {
@@ -722,8 +741,27 @@ fn worker(
 
 /// The final report, as text.
 pub fn report(cfg: &MatchConfig, outcome: &MatchOutcome) -> String {
-    let t = &outcome.tally;
-    let names = [&cfg.engines[0].name, &cfg.engines[1].name];
+    let header = ReportHeader {
+        names: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
+        variant: cfg.variant,
+        repeat: cfg.repeat,
+        sprt: cfg.sprt,
+    };
+    report_tally(&header, &outcome.tally, outcome.sprt_verdict)
+}
+
+/// What a report says besides the tally.
+pub struct ReportHeader {
+    pub names: [String; 2],
+    pub variant: Preset,
+    pub repeat: bool,
+    pub sprt: Option<Sprt>,
+}
+
+/// The report of a tally (a match's, or merged records').
+pub fn report_tally(head: &ReportHeader, t: &Tally, sprt_verdict: Option<bool>) -> String {
+    let cfg = head;
+    let names = [&head.names[0], &head.names[1]];
     let mut s = String::new();
     let w = t.overall;
     s.push_str(&format!(
@@ -748,7 +786,7 @@ pub fn report(cfg: &MatchConfig, outcome: &MatchOutcome) -> String {
     }
     if let Some(sprt) = &cfg.sprt {
         let (text, _) = t.sprt_text(sprt, cfg.repeat);
-        let verdict = match outcome.sprt_verdict {
+        let verdict = match sprt_verdict {
             Some(true) => "H1 accepted",
             Some(false) => "H0 accepted",
             None => "inconclusive",
@@ -781,4 +819,79 @@ pub fn report(cfg: &MatchConfig, outcome: &MatchOutcome) -> String {
     let reasons: Vec<String> = t.reasons.iter().map(|(r, c)| format!("{r} {c}")).collect();
     s.push_str(&format!("  end reasons: {}\n", reasons.join(", ")));
     s
+}
+
+/// Merges record files (say, the shards of one match) into one report:
+/// identical to the match's own when the records are the whole match.
+pub fn merge_records(paths: &[String], sprt: Option<Sprt>) -> Result<String, String> {
+    let mut records: Vec<GameRecord> = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            records.push(GameRecord::parse(line).map_err(|e| format!("{path}:{}: {e}", i + 1))?);
+        }
+    }
+    if records.is_empty() {
+        return Err("no game records".into());
+    }
+    records.sort_by_key(|r| r.number);
+    if let Some(w) = records.windows(2).find(|w| w[0].number == w[1].number) {
+        return Err(format!("game {} is recorded twice", w[0].number));
+    }
+    let variant = records[0].variant;
+    if let Some(r) = records.iter().find(|r| r.variant != variant) {
+        return Err(format!(
+            "game {} is {}, game {} is {variant}",
+            r.number, r.variant, records[0].number
+        ));
+    }
+    // The runner gives the attackers of game n to engine (n - 1) % 2.
+    let mut names: [Option<String>; 2] = [None, None];
+    for r in &records {
+        let a = (r.number - 1) % 2;
+        for (engine, name) in [(a, &r.attackers), (1 - a, &r.defenders)] {
+            match &names[engine] {
+                None => names[engine] = Some(name.clone()),
+                Some(known) if known == name => {}
+                Some(known) => {
+                    return Err(format!(
+                        "game {}: '{name}' plays where '{known}' did; not one match",
+                        r.number
+                    ))
+                }
+            }
+        }
+    }
+    let mut openings = std::collections::HashMap::new();
+    for r in &records {
+        *openings.entry(r.opening.unwrap_or(r.number)).or_insert(0) += 1;
+    }
+    let repeat = openings.values().any(|&c| c > 1);
+    let mut tally = Tally::default();
+    for r in &records {
+        let pairing = Pairing {
+            number: r.number,
+            opening: r.opening.unwrap_or(r.number),
+            attacker: (r.number - 1) % 2,
+        };
+        tally.add(
+            &Finished {
+                pairing,
+                record: r.clone(),
+            },
+            repeat,
+        );
+    }
+    let verdict = sprt.and_then(|s| tally.sprt_text(&s, repeat).1);
+    let head = ReportHeader {
+        names: names.map(|n| n.unwrap_or_else(|| "?".into())),
+        variant,
+        repeat,
+        sprt,
+    };
+    Ok(report_tally(&head, &tally, verdict))
 }

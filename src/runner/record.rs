@@ -5,7 +5,8 @@
 //! konakis-game 1 | game 3 | variant tablut | rules NoCaptureLimit=100 | start /…/ a 0 0 | attackers A | defenders B | result defenders king-escaped | plies 57 | moves d1-d2:120 e3-f3:98 …
 //! ```
 //!
-//! `rules` lists the overrides applied to the preset (`-` for none); `start`
+//! `opening` (when present) numbers the match's opening, shared by the two
+//! games of a pair. `rules` lists the overrides applied to the preset (`-` for none); `start`
 //! is the position record, side and counters before the first move; each
 //! move carries the milliseconds it took and, after a second colon, the
 //! score the engine reported for it (its own side's view), when it did.
@@ -122,6 +123,9 @@ impl fmt::Display for EndReason {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
     pub number: usize,
+    /// Which opening of the match (the two games of a pair share one), so
+    /// that records from separate runs merge into pairs.
+    pub opening: Option<usize>,
     pub variant: Preset,
     pub overrides: Vec<(String, String)>,
     /// Record, side token and counters: `/…/ a 0 0`.
@@ -148,8 +152,12 @@ impl GameRecord {
         };
         let winner = self.winner.map(|s| s.name()).unwrap_or("draw");
         let moves: Vec<String> = self.moves.iter().map(RecordedMove::text_form).collect();
+        let opening = self
+            .opening
+            .map(|o| format!(" | opening {o}"))
+            .unwrap_or_default();
         let mut line = format!(
-            "konakis-game 1 | game {} | variant {} | rules {} | start {} | attackers {} | defenders {} | result {} {} | plies {} | moves {}",
+            "konakis-game 1 | game {}{opening} | variant {} | rules {} | start {} | attackers {} | defenders {} | result {} {} | plies {} | moves {}",
             self.number,
             self.variant,
             rules,
@@ -174,6 +182,7 @@ impl GameRecord {
         }
         let mut rec = GameRecord {
             number: 0,
+            opening: None,
             variant: Preset::Tablut,
             overrides: Vec::new(),
             start: StartPoint::Initial,
@@ -191,6 +200,13 @@ impl GameRecord {
                     rec.number = value
                         .parse()
                         .map_err(|_| format!("bad game number '{value}'"))?
+                }
+                "opening" => {
+                    rec.opening = Some(
+                        value
+                            .parse()
+                            .map_err(|_| format!("bad opening number '{value}'"))?,
+                    )
                 }
                 "variant" => rec.variant = value.parse()?,
                 "rules" => {
