@@ -47,6 +47,7 @@ fn walk(preset: Preset, seed: u64, plies: usize) {
 const OVERRIDES: &[(&str, &[&str])] = &[
     ("KingArmed", &["true", "false", "anvil", "hammer"]),
     ("Shieldwall", &["none", "weak", "strong"]),
+    ("ShieldwallFlank", &["true", "false"]),
     ("Law10", &["true", "false"]),
     ("ExitFort", &["true", "false"]),
     ("Encirclement", &["true", "false"]),

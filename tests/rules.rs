@@ -451,6 +451,48 @@ fn shieldwall_around_the_king_frees_him() {
     assert_eq!(after.destinations(&r, d1).count(), 2);
 }
 
+/// OpenTafl's relaxed shieldwall (`swf:n`, `ShieldwallFlank=false`): a
+/// closed wall falls to any move of the other side, here the last front
+/// piece arriving from inside the board.
+#[test]
+fn relaxed_shieldwall_falls_to_any_move() {
+    let pieces = [
+        ("c1", 'T'),
+        ("d1", 'T'),
+        ("e1", 'T'),
+        ("b1", 't'),
+        ("f1", 't'),
+        ("c2", 't'),
+        ("e2", 't'),
+        ("d5", 't'),
+        ("f6", 'K'),
+    ];
+    let flank = rules(Preset::Copenhagen, &[]);
+    let relaxed = rules(Preset::Copenhagen, &[("ShieldwallFlank", "false")]);
+    // The front closes with d5-d2: only the relaxed rule takes the wall.
+    let p = build(&flank, &pieces, Side::Attackers);
+    let after = play(&flank, &p, "d5-d2");
+    assert_eq!(after.captured, 0);
+    let p = build(&relaxed, &pieces, Side::Attackers);
+    let after = play(&relaxed, &p, "d5-d2");
+    assert_eq!(after.captured, 3);
+    assert!(!at(&relaxed, &after, "c1") && !at(&relaxed, &after, "e1"));
+    // The classic flanking move still takes a wall under the relaxed rule.
+    let classic = [
+        ("c1", 'T'),
+        ("d1", 'T'),
+        ("e1", 'T'),
+        ("b1", 't'),
+        ("c2", 't'),
+        ("d2", 't'),
+        ("e2", 't'),
+        ("f5", 't'),
+        ("f6", 'K'),
+    ];
+    let p = build(&relaxed, &classic, Side::Attackers);
+    assert_eq!(play(&relaxed, &p, "f5-f1").captured, 3);
+}
+
 #[test]
 fn shieldwall_broken_by_gap_or_missing_front() {
     let r = rules(Preset::Copenhagen, &[]);

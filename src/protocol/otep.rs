@@ -6,7 +6,9 @@
 //! ask for a move (`clock` may come before or after `play`); `move
 //! <record>` acknowledges ours; `error 1|2` rejects it (the host then
 //! re-sends the opponent move and `play`); `analyze n s` asks for the n best
-//! moves; `finish` and `goodbye` end the game and the process.
+//! moves; `finish` and `goodbye` end the game and the process. Rules that
+//! Konakis cannot play are refused (`status` + `error 0`) at the first
+//! `play` or `analyze`, never at `rules`.
 
 use super::{InputLine, Output};
 use crate::rules::otn::parse_otn_rules;
@@ -77,6 +79,12 @@ struct OtepSession {
     /// The current search and what it is for; a result of any other search
     /// (one stopped by a later command) is dropped.
     searching: Option<(SearchId, Purpose)>,
+    /// Why the host's last `rules` cannot be played. OpenTafl crashes on
+    /// any `error` (or `status`) that arrives before its game screen is
+    /// attached, which is when it sends `rules`; so the refusal waits for
+    /// the first `play` or `analyze`, and everything about the board is
+    /// ignored meanwhile.
+    refused_rules: Option<String>,
     events: Sender<Event>,
 }
 
@@ -228,16 +236,32 @@ impl OtepSession {
             "" => {}
             "rules" => {
                 self.stop_search();
+                self.pending = None;
+                self.rejected.clear();
                 match parse_otn_rules(rest) {
                     Ok(r) => {
                         self.engine.set_rules(r);
-                        self.pending = None;
-                        self.rejected.clear();
+                        self.refused_rules = None;
                     }
-                    // Rules we cannot play: resign (the host ends the game).
-                    Err(e) => self.send(&format!("error -1 {e}")),
+                    Err(e) => self.refused_rules = Some(e),
                 }
             }
+            "play" | "analyze" if self.refused_rules.is_some() => {
+                // A non-critical error: OpenTafl shows it and carries on.
+                // Not `error -1`: OpenTafl 0.4.8.0b ends the game on it but
+                // names the resigning side the winner. The game waits for a
+                // move that never comes (a timed game is lost on time).
+                let reason = self.refused_rules.clone().unwrap_or_default();
+                let verb = if cmd == "play" { "play" } else { "analyse" };
+                let text = format!("Konakis cannot {verb} these rules: {reason}");
+                self.status(&text);
+                self.send(&format!("error 0 {text}"));
+                if cmd == "analyze" {
+                    self.send("analysis 0");
+                }
+            }
+            "position" | "side" | "clock" | "opponent-move" | "move" | "error"
+                if self.refused_rules.is_some() => {}
             "position" => {
                 let side = self.engine.game().side_to_move();
                 if let Err(e) = self.reset_to(rest, side) {
@@ -445,6 +469,7 @@ fn run(
         pending: None,
         rejected: Vec::new(),
         searching: None,
+        refused_rules: None,
         events: tx,
     };
     s.send("hello");

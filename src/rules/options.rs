@@ -240,6 +240,10 @@ pub struct RuleOptions {
     pub king_capture: KingCapture,
     pub law10: bool,
     pub shieldwall: Shieldwall,
+    /// Whether a shieldwall is taken only by the move that closes it along
+    /// the edge (Copenhagen), or, when false, by any move of the other side
+    /// once it is closed (OpenTafl's relaxed shieldwall, `swf:n`).
+    pub shieldwall_flank: bool,
     pub exit_fort: bool,
     pub encirclement: bool,
     pub repetition: Repetition,
@@ -267,6 +271,7 @@ pub const RULE_OPTION_NAMES: &[&str] = &[
     "KingCapture",
     "Law10",
     "Shieldwall",
+    "ShieldwallFlank",
     "ExitFort",
     "Encirclement",
     "Repetition",
@@ -315,6 +320,7 @@ impl RuleOptions {
             king_capture: KingCapture::Linnaeus,
             law10: false,
             shieldwall: Shieldwall::None,
+            shieldwall_flank: true,
             exit_fort: false,
             encirclement: false,
             repetition: Repetition::MoverLoses,
@@ -396,6 +402,7 @@ impl RuleOptions {
                     Err(_) => value.parse().map_err(err)?,
                 }
             }
+            "shieldwallflank" => self.shieldwall_flank = parse_bool(value).map_err(err)?,
             "exitfort" => self.exit_fort = parse_bool(value).map_err(err)?,
             "encirclement" => self.encirclement = parse_bool(value).map_err(err)?,
             "repetition" => self.repetition = value.parse().map_err(err)?,
@@ -422,6 +429,7 @@ impl RuleOptions {
             "kingcapture" => self.king_capture.to_string(),
             "law10" => self.law10.to_string(),
             "shieldwall" => self.shieldwall.to_string(),
+            "shieldwallflank" => self.shieldwall_flank.to_string(),
             "exitfort" => self.exit_fort.to_string(),
             "encirclement" => self.encirclement.to_string(),
             "repetition" => self.repetition.to_string(),

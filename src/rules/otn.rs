@@ -266,11 +266,7 @@ pub fn parse_otn_rules(text: &str) -> Result<Rules, String> {
                     _ => return Err(format!("OpenTafl rules: 'sw:{v}' must be n, w or s")),
                 }
             }
-            "swf" => {
-                if !yes_no(v, key)? {
-                    return Err("OpenTafl rules: 'swf:n' (shieldwalls closed by any move) is not supported".into());
-                }
-            }
+            "swf" => r.shieldwall_flank = yes_no(v, key)?,
             "efe" => r.exit_fort = yes_no(v, key)?,
             "linc" => r.law10 = yes_no(v, key)?,
             _ => return Err(format!("OpenTafl rules: unknown key '{key}:'")),
@@ -380,6 +376,9 @@ pub fn otn_rules_string(rules: &Rules) -> String {
             Shieldwall::Strong => "s",
         }
     ));
+    if !o.shieldwall_flank {
+        parts.push("swf:n".into());
+    }
     parts.push(format!("efe:{}", yn(o.exit_fort)));
     parts.push(format!("linc:{}", yn(o.law10)));
     parts.push(format!("start:{}", o.setup.record()));

@@ -683,8 +683,13 @@ impl Position {
                 taken |= victim;
             }
         }
-        if rules.options().shieldwall != Shieldwall::None && m.edge.has(to) {
-            taken |= self.shieldwall_captures(rules, to, mover, friends) & enemies;
+        if rules.options().shieldwall != Shieldwall::None {
+            if m.edge.has(to) {
+                taken |= self.shieldwall_captures(rules, to, mover, friends) & enemies;
+            }
+            if !rules.options().shieldwall_flank {
+                taken |= self.closed_shieldwalls(rules, mover, friends) & enemies;
+            }
         }
         if taken.any() {
             self.remove_all(victim_kind, taken);
@@ -738,6 +743,66 @@ impl Position {
                     cur = shift(cur, dir) & m.board;
                 }
                 if row.count() >= 2 && (cur & brackets).any() && (cur & row_pieces).is_empty() {
+                    taken |= row;
+                }
+            }
+        }
+        taken & !self.king
+    }
+
+    /// Every closed shieldwall of the mover's enemies on any edge: two or
+    /// more enemies (the king may stand among them, and is not taken) side
+    /// by side on the edge, each with a piece of the mover in front of it,
+    /// and a bracket at each end (a piece of the mover, or a hostile corner
+    /// with strong shieldwalls). The relaxed rule (`ShieldwallFlank=false`)
+    /// takes them after any move of the mover.
+    fn closed_shieldwalls(&self, rules: &Rules, mover: Side, friends: Bitboard) -> Bitboard {
+        let m = rules.masks();
+        let n = rules.size();
+        let row_pieces = match mover {
+            Side::Attackers => self.defenders | self.king,
+            Side::Defenders => self.attackers,
+        };
+        if (row_pieces & m.edge).count() < 2 {
+            return Bitboard::EMPTY;
+        }
+        let corner_brackets = if rules.options().shieldwall == Shieldwall::Strong {
+            m.corners & m.hostile_throne_empty[mover.other().index()]
+        } else {
+            Bitboard::EMPTY
+        };
+        let brackets = friends | corner_brackets;
+        let mut taken = Bitboard::EMPTY;
+        // Each edge as (square at index i, the square in front of it).
+        let edges: [&dyn Fn(usize) -> (Square, Square); 4] = [
+            &|i| (Square::new(0, i), Square::new(1, i)),
+            &|i| (Square::new(n - 1, i), Square::new(n - 2, i)),
+            &|i| (Square::new(i, 0), Square::new(i, 1)),
+            &|i| (Square::new(i, n - 1), Square::new(i, n - 2)),
+        ];
+        for at in edges {
+            let member = |i: usize| {
+                let (sq, front) = at(i);
+                row_pieces.has(sq) && friends.has(front)
+            };
+            let mut i = 0;
+            while i < n {
+                if !member(i) {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                let mut row = Bitboard::EMPTY;
+                while i < n && member(i) {
+                    row.set(at(i).0);
+                    i += 1;
+                }
+                if i - start >= 2
+                    && start > 0
+                    && i < n
+                    && brackets.has(at(start - 1).0)
+                    && brackets.has(at(i).0)
+                {
                     taken |= row;
                 }
             }
