@@ -626,7 +626,7 @@ pub fn run_replay(args: &ReplayArgs) -> Result<(), String> {
 /// Rule selection shared by the subcommands.
 #[derive(Args, Debug, Clone)]
 pub struct RuleArgs {
-    /// Rule preset: tablut, tablut-latin, tablut-1811, tablut-english, tablut-corner, brandubh, copenhagen, fetlar.
+    /// Rule preset: tablut, tablut-latin, tablut-1811, tablut-english, tablut-corner, brandubh, copenhagen, fetlar, ashton.
     #[arg(long, default_value = "tablut")]
     pub variant: String,
     /// Override one rule option, e.g. --rule ExitFort=false (repeatable; see docs/rules.md).

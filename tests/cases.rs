@@ -135,3 +135,15 @@ fn games_sample() {
 fn games_rules() {
     check_games_file("games-rules.txt");
 }
+
+/// Ashton Tablut as the Tablut Challenge server plays it: the start to
+/// depth 5 (1.07 billion leaves) and every other position.
+#[test]
+fn perft_ashton() {
+    assert!(check_perft_file("perft-ashton.txt") >= 45);
+}
+
+#[test]
+fn games_ashton() {
+    check_games_file("games-ashton.txt");
+}

@@ -255,6 +255,24 @@ impl Game {
         self.positions.iter().filter(|p| p.hash() == h).count()
     }
 
+    /// Whether the current position ends the game by repetition: its third
+    /// occurrence (the start position counts), or with `RepetitionCount=2`
+    /// its second among the positions reached by a move (the Tablut
+    /// Challenge server keeps no earlier states than those).
+    fn repeated(&self) -> bool {
+        if self.rules.options().repetition_count == 2 {
+            let h = self.position().hash();
+            self.positions
+                .iter()
+                .skip(1)
+                .filter(|p| p.hash() == h)
+                .count()
+                >= 2
+        } else {
+            self.occurrences() >= 3
+        }
+    }
+
     /// The rules applied after a move, in order: the move's own result
     /// (escape, capture, encirclement, exit fort); no legal move for the
     /// side to move; repetition; ply limits.
@@ -267,7 +285,7 @@ impl Game {
         if !pos.has_moves(&self.rules) {
             return Some(Outcome::win(to_move.other(), Reason::NoMoves));
         }
-        if self.rules.options().repetition != Repetition::None && self.occurrences() >= 3 {
+        if self.rules.options().repetition != Repetition::None && self.repeated() {
             let mover = to_move.other();
             return Some(match self.rules.options().repetition {
                 Repetition::Draw | Repetition::None => Outcome::draw(Reason::Repetition),

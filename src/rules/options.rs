@@ -17,11 +17,16 @@ pub enum Escape {
     Corner,
 }
 
-/// Whether pieces other than the king may cross the empty throne.
+/// Who may cross the empty throne.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ThronePassage {
+    /// Every piece (soldiers may not stop there).
     Pass,
+    /// Only the king.
     Wall,
+    /// Nobody, the king included: once he has left it he never crosses or
+    /// returns to it (Ashton Tablut).
+    Closed,
 }
 
 /// Which sides a special square is hostile to.
@@ -126,7 +131,7 @@ macro_rules! named_enum {
 }
 
 named_enum!(Escape { Edge => "edge", Corner => "corner" });
-named_enum!(ThronePassage { Pass => "pass", Wall => "wall" });
+named_enum!(ThronePassage { Pass => "pass", Wall => "wall", Closed => "closed" });
 named_enum!(Hostility { None => "none", Attackers => "attackers", Defenders => "defenders", Both => "both" });
 named_enum!(Corners { Plain => "plain", Restricted => "restricted" });
 named_enum!(KingCapture { Weak => "weak", Linnaeus => "linnaeus", Strong => "strong" });
@@ -145,6 +150,7 @@ pub enum Preset {
     Brandubh,
     Copenhagen,
     Fetlar,
+    Ashton,
 }
 
 named_enum!(Preset {
@@ -156,10 +162,11 @@ named_enum!(Preset {
     Brandubh => "brandubh",
     Copenhagen => "copenhagen",
     Fetlar => "fetlar",
+    Ashton => "ashton",
 });
 
 impl Preset {
-    pub const ALL: [Preset; 8] = [
+    pub const ALL: [Preset; 9] = [
         Preset::Tablut,
         Preset::TablutLatin,
         Preset::Tablut1811,
@@ -168,6 +175,7 @@ impl Preset {
         Preset::Brandubh,
         Preset::Copenhagen,
         Preset::Fetlar,
+        Preset::Ashton,
     ];
 }
 
@@ -197,6 +205,14 @@ pub struct Masks {
     pub soldier_forbidden: Bitboard,
     /// Squares that block soldiers even when empty (a walled throne).
     pub soldier_walls: Bitboard,
+    /// Every camp square (Ashton Tablut).
+    pub camps: Bitboard,
+    /// Per line and position on it: the camp squares that block a soldier
+    /// starting its move there (every camp on the line, less the one it
+    /// stands in). Zero without camps.
+    pub origin_blocks: [[u16; MAX_SIZE]; 2 * MAX_SIZE],
+    /// Squares hostile to some side besides the throne and the corners.
+    pub extra_hostile: Bitboard,
     /// Squares hostile to a side's pieces while the throne is empty.
     pub hostile_throne_empty: [Bitboard; 2],
     /// Squares hostile to a side's pieces while the king is on the throne.
@@ -244,9 +260,21 @@ pub struct RuleOptions {
     /// the edge (Copenhagen), or, when false, by any move of the other side
     /// once it is closed (OpenTafl's relaxed shieldwall, `swf:n`).
     pub shieldwall_flank: bool,
+    /// Camps (Ashton Tablut): groups of squares that no piece may enter or
+    /// cross unless it starts its move in that same group.
+    pub camps: Vec<Bitboard>,
+    /// Squares hostile (anvils, empty or not) to the attackers' and the
+    /// defenders' pieces, besides the throne and corners; the defenders'
+    /// set is also an anvil against the king where custodial capture
+    /// takes him.
+    pub hostile_to: [Bitboard; 2],
     pub exit_fort: bool,
     pub encirclement: bool,
     pub repetition: Repetition,
+    /// The occurrence of a position that ends the game: 3 (the third,
+    /// counting the start position) or 2 (the first recurrence of a
+    /// position reached by a move, as the Tablut Challenge server rules).
+    pub repetition_count: u32,
     /// Draw after this many plies without a capture (0 = off).
     pub no_capture_limit: u32,
     /// Draw after this many plies in total (0 = off).
@@ -272,9 +300,13 @@ pub const RULE_OPTION_NAMES: &[&str] = &[
     "Law10",
     "Shieldwall",
     "ShieldwallFlank",
+    "Camps",
+    "HostileToAttackers",
+    "HostileToDefenders",
     "ExitFort",
     "Encirclement",
     "Repetition",
+    "RepetitionCount",
     "NoCaptureLimit",
     "PlyLimit",
 ];
@@ -294,6 +326,59 @@ fn parse_ply_limit(v: &str) -> Result<u32, String> {
             "'{v}' is not a number of plies from 0 to {MAX_PLY_LIMIT}"
         )),
     }
+}
+
+/// The Tablut Challenge's camps, one group per edge.
+const ASHTON_CAMPS: [&[(usize, usize)]; 4] = [
+    // (rank, file) from 0: a4 a5 a6 b5; d1 e1 f1 e2; i4 i5 i6 h5; d9 e9 f9 e8.
+    &[(3, 0), (4, 0), (5, 0), (4, 1)],
+    &[(0, 3), (0, 4), (0, 5), (1, 4)],
+    &[(3, 8), (4, 8), (5, 8), (4, 7)],
+    &[(8, 3), (8, 4), (8, 5), (7, 4)],
+];
+/// The middle camp squares a5 e1 i5 e9: no anvil against the attackers.
+const ASHTON_CAMP_MIDDLES: [(usize, usize); 4] = [(4, 0), (0, 4), (4, 8), (8, 4)];
+
+fn squares_bb(list: &[(usize, usize)]) -> Bitboard {
+    let mut b = Bitboard::EMPTY;
+    for &(r, f) in list {
+        b.set(Square::new(r, f));
+    }
+    b
+}
+
+/// Squares named like `a4 a5, b5` (commas or spaces), on the largest
+/// board; whether they lie on the game's board is checked by `Rules::new`.
+fn parse_squares(v: &str) -> Result<Bitboard, String> {
+    let mut b = Bitboard::EMPTY;
+    for name in v.split([',', ' ']).filter(|t| !t.trim().is_empty()) {
+        b.set(Square::parse(name.trim(), MAX_SIZE)?);
+    }
+    Ok(b)
+}
+
+/// Camp groups separated by `;`: `a4 a5 a6 b5; d1 e1 f1 e2`.
+fn parse_camps(v: &str) -> Result<Vec<Bitboard>, String> {
+    let groups: Vec<Bitboard> = v
+        .split(';')
+        .filter(|g| !g.trim().is_empty())
+        .map(parse_squares)
+        .collect::<Result<_, _>>()?;
+    let mut seen = Bitboard::EMPTY;
+    for g in &groups {
+        if (seen & *g).any() {
+            return Err("a square is in two camps".into());
+        }
+        seen |= *g;
+    }
+    Ok(groups)
+}
+
+fn squares_text(b: Bitboard) -> String {
+    b.squares()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl RuleOptions {
@@ -321,14 +406,32 @@ impl RuleOptions {
             law10: false,
             shieldwall: Shieldwall::None,
             shieldwall_flank: true,
+            camps: Vec::new(),
+            hostile_to: [Bitboard::EMPTY; 2],
             exit_fort: false,
             encirclement: false,
             repetition: Repetition::MoverLoses,
+            repetition_count: 3,
             no_capture_limit: 100,
             ply_limit: 0,
         };
         match preset {
             Preset::Tablut => {}
+            Preset::Ashton => {
+                // The Tablut Challenge server's rules (docs/rules.md).
+                r.first = Side::Defenders;
+                r.throne_passage = ThronePassage::Closed;
+                r.king_returns = false;
+                r.empty_throne_hostile = H::Both;
+                r.occupied_throne_hostile = H::Both;
+                r.camps = ASHTON_CAMPS.iter().map(|group| squares_bb(group)).collect();
+                let all = squares_bb(&ASHTON_CAMPS.concat());
+                r.hostile_to[Side::Attackers.index()] = all & !squares_bb(&ASHTON_CAMP_MIDDLES);
+                r.hostile_to[Side::Defenders.index()] = all;
+                r.repetition = Repetition::Draw;
+                r.repetition_count = 2;
+                r.no_capture_limit = 0;
+            }
             Preset::TablutLatin => {
                 r.throne_passage = ThronePassage::Wall;
                 r.occupied_throne_hostile = H::None;
@@ -403,6 +506,20 @@ impl RuleOptions {
                 }
             }
             "shieldwallflank" => self.shieldwall_flank = parse_bool(value).map_err(err)?,
+            "camps" => self.camps = parse_camps(value).map_err(err)?,
+            "hostiletoattackers" => {
+                self.hostile_to[Side::Attackers.index()] = parse_squares(value).map_err(err)?
+            }
+            "hostiletodefenders" => {
+                self.hostile_to[Side::Defenders.index()] = parse_squares(value).map_err(err)?
+            }
+            "repetitioncount" => {
+                self.repetition_count = match value {
+                    "2" => 2,
+                    "3" => 3,
+                    _ => return Err(err(format!("'{value}' is not 2 or 3"))),
+                }
+            }
             "exitfort" => self.exit_fort = parse_bool(value).map_err(err)?,
             "encirclement" => self.encirclement = parse_bool(value).map_err(err)?,
             "repetition" => self.repetition = value.parse().map_err(err)?,
@@ -430,6 +547,15 @@ impl RuleOptions {
             "law10" => self.law10.to_string(),
             "shieldwall" => self.shieldwall.to_string(),
             "shieldwallflank" => self.shieldwall_flank.to_string(),
+            "camps" => self
+                .camps
+                .iter()
+                .map(|g| squares_text(*g))
+                .collect::<Vec<_>>()
+                .join(";"),
+            "hostiletoattackers" => squares_text(self.hostile_to[Side::Attackers.index()]),
+            "hostiletodefenders" => squares_text(self.hostile_to[Side::Defenders.index()]),
+            "repetitioncount" => self.repetition_count.to_string(),
             "exitfort" => self.exit_fort.to_string(),
             "encirclement" => self.encirclement.to_string(),
             "repetition" => self.repetition.to_string(),
@@ -485,8 +611,33 @@ impl Rules {
                 ));
             }
         }
+        let board = Masks::compute(&RuleOptions {
+            camps: Vec::new(),
+            hostile_to: [Bitboard::EMPTY; 2],
+            ..options.clone()
+        })
+        .board;
+        let special = options
+            .camps
+            .iter()
+            .fold(options.hostile_to[0] | options.hostile_to[1], |a, g| a | *g);
+        if let Some(sq) = (special & !board).first() {
+            return Err(format!(
+                "the camp or hostile square {sq} is off the {n}x{n} board",
+                n = options.setup.size
+            ));
+        }
+        if !options.camps.is_empty() && options.exit_fort {
+            return Err("camps and exit forts cannot be combined".into());
+        }
         let rules = Rules::with_masks(options);
         let setup = &rules.options.setup;
+        let camps = rules.masks.camps;
+        if let Some(sq) = ((setup.defenders | setup.king | rules.masks.throne) & camps).first() {
+            return Err(format!(
+                "the camp square {sq} holds a defender, the king or the throne: only attackers may start in a camp"
+            ));
+        }
         crate::rules::position::check_setup(setup, &rules)
             .map_err(|e| format!("the start position {} is not legal: {e}", setup.record()))?;
         if let Some(k) = (setup.king & rules.masks.escape).first() {
@@ -593,8 +744,12 @@ impl Masks {
         m.soldier_forbidden = m.throne | restricted_corners;
         m.soldier_walls = match o.throne_passage {
             ThronePassage::Pass => Bitboard::EMPTY,
-            ThronePassage::Wall => m.throne,
+            ThronePassage::Wall | ThronePassage::Closed => m.throne,
         };
+        for g in &o.camps {
+            m.camps |= *g;
+        }
+        m.extra_hostile = o.hostile_to[0] | o.hostile_to[1];
         for side in [Side::Attackers, Side::Defenders] {
             let s = side.index();
             let empty = if o.empty_throne_hostile.includes(side) {
@@ -607,16 +762,20 @@ impl Masks {
             } else {
                 Bitboard::EMPTY
             };
-            m.hostile_throne_empty[s] = restricted_corners | empty;
-            m.hostile_throne_occupied[s] = restricted_corners | occupied;
+            m.hostile_throne_empty[s] = restricted_corners | empty | o.hostile_to[s];
+            m.hostile_throne_occupied[s] = restricted_corners | occupied | o.hostile_to[s];
         }
         let sentinel = if n < MAX_SIZE { 1u16 << n } else { 0 };
         let blockers = m.soldier_walls | restricted_corners;
         let pass_only = m.throne & !m.soldier_walls;
+        let king_walls = match o.throne_passage {
+            ThronePassage::Closed => m.throne | m.camps,
+            _ => m.camps,
+        };
         let king_pass_only = if o.king_returns {
             Bitboard::EMPTY
         } else {
-            m.throne
+            m.throne & !king_walls
         };
         for i in 0..n {
             m.king_blocks[i] = sentinel;
@@ -629,6 +788,12 @@ impl Masks {
                 let on_file = Square::new(j, i);
                 if blockers.has(on_rank) {
                     m.soldier_blocks[i] |= 1 << j;
+                }
+                if king_walls.has(on_rank) {
+                    m.king_blocks[i] |= 1 << j;
+                }
+                if king_walls.has(on_file) {
+                    m.king_blocks[MAX_SIZE + i] |= 1 << j;
                 }
                 if blockers.has(on_file) {
                     m.soldier_blocks[MAX_SIZE + i] |= 1 << j;
@@ -650,6 +815,30 @@ impl Masks {
                 }
                 if pass_only.has(on_file) {
                     m.soldier_pass_only[MAX_SIZE + i] |= 1 << j;
+                }
+            }
+        }
+        // A soldier is blocked by every camp but the one it starts in.
+        for r in 0..n {
+            for f in 0..n {
+                if m.camps.is_empty() {
+                    break;
+                }
+                let sq = Square::new(r, f);
+                let own = o
+                    .camps
+                    .iter()
+                    .find(|g| g.has(sq))
+                    .copied()
+                    .unwrap_or(Bitboard::EMPTY);
+                let blocking = m.camps & !own;
+                for j in 0..n {
+                    if blocking.has(Square::new(r, j)) {
+                        m.origin_blocks[r][f] |= 1 << j;
+                    }
+                    if blocking.has(Square::new(j, f)) {
+                        m.origin_blocks[MAX_SIZE + f][r] |= 1 << j;
+                    }
                 }
             }
         }

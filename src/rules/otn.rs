@@ -385,6 +385,24 @@ pub fn otn_rules_string(rules: &Rules) -> String {
     parts.join(" ")
 }
 
+/// Whether an OpenTafl rules string can say these rules: OpenTafl has no
+/// camps, extra hostile squares, closed throne or first-recurrence draws
+/// (Ashton Tablut), so [`otn_rules_string`] would name other rules.
+pub fn otn_expressible(rules: &Rules) -> Result<(), String> {
+    let o = rules.options();
+    if !o.camps.is_empty()
+        || (o.hostile_to[0] | o.hostile_to[1]).any()
+        || o.throne_passage == ThronePassage::Closed
+        || o.repetition_count != 3
+    {
+        return Err(format!(
+            "the {} rules (camps, a closed throne, draws at the first repetition) have no OpenTafl rules string",
+            o.preset
+        ));
+    }
+    Ok(())
+}
+
 /// A move in OpenTafl notation with its captures: `e1-e3xe4/e2`.
 pub fn otn_move(before: &Position, after: &Position, mv: Move) -> String {
     let captured = (before.occupied() & !after.occupied()) & !mv.from().bb();
@@ -406,6 +424,10 @@ mod tests {
     fn our_presets_round_trip_through_otn() {
         for preset in Preset::ALL {
             let ours = Rules::preset(preset);
+            if otn_expressible(&ours).is_err() {
+                assert_eq!(preset, Preset::Ashton);
+                continue;
+            }
             let text = otn_rules_string(&ours);
             let back = parse_otn_rules(&text).unwrap_or_else(|e| panic!("{preset}: {e}\n{text}"));
             for name in crate::rules::options::RULE_OPTION_NAMES {

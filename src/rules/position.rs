@@ -341,10 +341,11 @@ impl Position {
                 SLIDES[r][(self.lines[fl] | m.king_blocks[fl]) as usize] & !m.king_pass_only[fl],
             )
         } else {
+            let rank_occ = self.lines[r] | m.soldier_blocks[r] | m.origin_blocks[r][f];
+            let file_occ = self.lines[fl] | m.soldier_blocks[fl] | m.origin_blocks[fl][r];
             (
-                SLIDES[f][(self.lines[r] | m.soldier_blocks[r]) as usize] & !m.soldier_pass_only[r],
-                SLIDES[r][(self.lines[fl] | m.soldier_blocks[fl]) as usize]
-                    & !m.soldier_pass_only[fl],
+                SLIDES[f][rank_occ as usize] & !m.soldier_pass_only[r],
+                SLIDES[r][file_occ as usize] & !m.soldier_pass_only[fl],
             )
         }
     }
@@ -419,13 +420,16 @@ impl Position {
                 continue;
             }
             // The masks only tell the compiler the indices are in range.
-            let rank_occ = (self.lines[r] | m.soldier_blocks[r]) as usize & 0x7ff;
+            let rank_line = self.lines[r] | m.soldier_blocks[r];
             let rank_pass = m.soldier_pass_only[r];
             while bits != 0 {
                 let f = bits.trailing_zeros() as usize % MAX_SIZE;
                 bits &= bits - 1;
                 let fl = MAX_SIZE + f;
-                let file_occ = (self.lines[fl] | m.soldier_blocks[fl]) as usize & 0x7ff;
+                let rank_occ = (rank_line | m.origin_blocks[r][f]) as usize & 0x7ff;
+                let file_occ = (self.lines[fl] | m.soldier_blocks[fl] | m.origin_blocks[fl][r])
+                    as usize
+                    & 0x7ff;
                 n += SLIDE_COUNTS[f][rank_occ] as u32 + SLIDE_COUNTS[r][file_occ] as u32;
                 // A soldier may cross a passable throne but not stop on it.
                 let file_pass = m.soldier_pass_only[fl];
@@ -479,6 +483,20 @@ impl Position {
         if m.soldier_forbidden.has(to) || self.occupied().has(to) {
             return Bitboard::EMPTY;
         }
+        let soldiers = match side {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders,
+        };
+        if m.camps.any() {
+            // Camps block by where a soldier starts: ask each one in line.
+            return (soldiers & to.rank_and_file())
+                .squares()
+                .filter(|&from| {
+                    let (a, b) = self.reach(from, false, m);
+                    squares_on_lines(from.rank(), a, from.file(), b).has(to)
+                })
+                .fold(Bitboard::EMPTY, |acc, sq| acc | sq.bb());
+        }
         let r = to.rank();
         let f = to.file();
         let fl = MAX_SIZE + f;
@@ -489,10 +507,6 @@ impl Position {
         let rank_first = ((rank_run << 1) | (rank_run >> 1)) & !rank_run & self.lines[r];
         let file_first = ((file_run << 1) | (file_run >> 1)) & !file_run & self.lines[fl];
         let found = squares_on_lines(r, rank_first, f, file_first);
-        let soldiers = match side {
-            Side::Attackers => self.attackers,
-            Side::Defenders => self.defenders,
-        };
         found & soldiers
     }
 

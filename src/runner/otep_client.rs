@@ -3,7 +3,7 @@
 
 use super::player::{parse_score, Answer, Failure, Player, HANDSHAKE_TIMEOUT};
 use super::{MatchConfig, TimeControl};
-use crate::rules::otn::otn_rules_string;
+use crate::rules::otn::{otn_expressible, otn_rules_string};
 use crate::rules::{Game, Move, Rules};
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,7 @@ pub struct OtepState {
 /// Sends the rules and waits for `hello` (OTEP hosts allow 5 seconds; we
 /// allow the handshake timeout).
 pub fn handshake(p: &mut Player, rules: &Rules) -> Result<(), String> {
+    otn_expressible(rules).map_err(|e| format!("engine '{}' speaks OTEP: {e}", p.spec.name))?;
     p.send(&format!("rules {}", otn_rules_string(rules)))
         .map_err(|_| format!("engine '{}' exited at start", p.spec.name))?;
     p.wait_for("hello", HANDSHAKE_TIMEOUT)

@@ -16,13 +16,14 @@ use crate::rules::types::{Bitboard, Move, Side, Square};
 /// line only (`own`: the soldiers' bits).
 #[inline(always)]
 fn line_count(m: &Masks, line: usize, occ: u16, own: u16) -> u32 {
-    let occ = (occ | m.soldier_blocks[line]) as usize & 0x7ff;
+    let line_occ = occ | m.soldier_blocks[line];
     let pass = m.soldier_pass_only[line];
     let mut n = 0;
     let mut bits = own;
     while bits != 0 {
         let p = bits.trailing_zeros() as usize % MAX_SIZE;
         bits &= bits - 1;
+        let occ = (line_occ | m.origin_blocks[line][p]) as usize & 0x7ff;
         n += SLIDE_COUNTS[p][occ] as u32;
         if pass != 0 {
             n -= ((SLIDES[p][occ] & pass) != 0) as u32;
@@ -197,7 +198,7 @@ impl Position {
             return m.board;
         }
         let own = self.pieces(mover);
-        let anvils = own | m.throne | m.corners;
+        let anvils = own | m.throne | m.corners | m.extra_hostile;
         let enemies = match mover {
             Side::Attackers => self.defenders,
             Side::Defenders => self.attackers,
