@@ -211,6 +211,9 @@ pub struct Masks {
     /// starting its move there (every camp on the line, less the one it
     /// stands in). Zero without camps.
     pub origin_blocks: [[u16; MAX_SIZE]; 2 * MAX_SIZE],
+    /// Per line: its camp squares (zero on lines without camps, where
+    /// the hot path skips `origin_blocks`).
+    pub camp_lines: [u16; 2 * MAX_SIZE],
     /// Squares hostile to some side besides the throne and the corners.
     pub extra_hostile: Bitboard,
     /// Squares hostile to a side's pieces while the throne is empty.
@@ -831,6 +834,10 @@ impl Masks {
                     .find(|g| g.has(sq))
                     .copied()
                     .unwrap_or(Bitboard::EMPTY);
+                if m.camps.has(sq) {
+                    m.camp_lines[r] |= 1 << f;
+                    m.camp_lines[MAX_SIZE + f] |= 1 << r;
+                }
                 let blocking = m.camps & !own;
                 for j in 0..n {
                     if blocking.has(Square::new(r, j)) {

@@ -341,8 +341,12 @@ impl Position {
                 SLIDES[r][(self.lines[fl] | m.king_blocks[fl]) as usize] & !m.king_pass_only[fl],
             )
         } else {
-            let rank_occ = self.lines[r] | m.soldier_blocks[r] | m.origin_blocks[r][f];
-            let file_occ = self.lines[fl] | m.soldier_blocks[fl] | m.origin_blocks[fl][r];
+            let mut rank_occ = self.lines[r] | m.soldier_blocks[r];
+            let mut file_occ = self.lines[fl] | m.soldier_blocks[fl];
+            if (m.camp_lines[r] | m.camp_lines[fl]) != 0 {
+                rank_occ |= m.origin_blocks[r][f];
+                file_occ |= m.origin_blocks[fl][r];
+            }
             (
                 SLIDES[f][rank_occ as usize] & !m.soldier_pass_only[r],
                 SLIDES[r][file_occ as usize] & !m.soldier_pass_only[fl],
@@ -422,14 +426,17 @@ impl Position {
             // The masks only tell the compiler the indices are in range.
             let rank_line = self.lines[r] | m.soldier_blocks[r];
             let rank_pass = m.soldier_pass_only[r];
+            let camps = m.camps.any();
             while bits != 0 {
                 let f = bits.trailing_zeros() as usize % MAX_SIZE;
                 bits &= bits - 1;
                 let fl = MAX_SIZE + f;
-                let rank_occ = (rank_line | m.origin_blocks[r][f]) as usize & 0x7ff;
-                let file_occ = (self.lines[fl] | m.soldier_blocks[fl] | m.origin_blocks[fl][r])
-                    as usize
-                    & 0x7ff;
+                let mut rank_occ = rank_line as usize & 0x7ff;
+                let mut file_occ = (self.lines[fl] | m.soldier_blocks[fl]) as usize & 0x7ff;
+                if camps {
+                    rank_occ |= m.origin_blocks[r][f] as usize & 0x7ff;
+                    file_occ |= m.origin_blocks[fl][r] as usize & 0x7ff;
+                }
                 n += SLIDE_COUNTS[f][rank_occ] as u32 + SLIDE_COUNTS[r][file_occ] as u32;
                 // A soldier may cross a passable throne but not stop on it.
                 let file_pass = m.soldier_pass_only[fl];

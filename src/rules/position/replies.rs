@@ -16,6 +16,28 @@ use crate::rules::types::{Bitboard, Move, Side, Square};
 /// line only (`own`: the soldiers' bits).
 #[inline(always)]
 fn line_count(m: &Masks, line: usize, occ: u16, own: u16) -> u32 {
+    if m.camp_lines[line] != 0 {
+        return camp_line_count(m, line, occ, own);
+    }
+    let occ = (occ | m.soldier_blocks[line]) as usize & 0x7ff;
+    let pass = m.soldier_pass_only[line];
+    let mut n = 0;
+    let mut bits = own;
+    while bits != 0 {
+        let p = bits.trailing_zeros() as usize % MAX_SIZE;
+        bits &= bits - 1;
+        n += SLIDE_COUNTS[p][occ] as u32;
+        if pass != 0 {
+            n -= ((SLIDES[p][occ] & pass) != 0) as u32;
+        }
+    }
+    n
+}
+
+/// [`line_count`] on a line with camps: each soldier is blocked by the
+/// camps it does not stand in.
+#[inline(never)]
+fn camp_line_count(m: &Masks, line: usize, occ: u16, own: u16) -> u32 {
     let line_occ = occ | m.soldier_blocks[line];
     let pass = m.soldier_pass_only[line];
     let mut n = 0;
