@@ -1,7 +1,7 @@
 //! The command line: `konakis` (protocol engine), `konakis perft`, `konakis bench`.
 
 use crate::rules::perft::Counting;
-use crate::rules::{Preset, Rules, StartPoint};
+use crate::rules::{Preset, Rules, Side, StartPoint};
 use crate::search::Engine;
 use clap::{Args, Parser, Subcommand};
 use std::time::Instant;
@@ -49,6 +49,58 @@ pub enum Command {
     Openings(OpeningsArgs),
     /// Merge match record files (say, the shards of one match) into one report.
     Stats(StatsArgs),
+    /// Play one game on a Tablut Challenge server (Ashton rules).
+    TablutChallenge(TablutChallengeArgs),
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum ChallengeRole {
+    /// The defenders, who move first.
+    White,
+    /// The attackers.
+    Black,
+}
+
+#[derive(Args, Debug)]
+pub struct TablutChallengeArgs {
+    /// Our colour: white (the defenders, port 5800) or black (the attackers, port 5801).
+    #[arg(long, value_enum)]
+    pub role: ChallengeRole,
+    /// The name we give the server.
+    #[arg(long, default_value = "Konakis")]
+    pub name: String,
+    /// The server's time per move in seconds; we answer within it less a margin.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub timeout: u64,
+    #[arg(long, default_value = "localhost")]
+    pub server: String,
+    /// The server's port (default: 5800 for white, 5801 for black).
+    #[arg(long)]
+    pub port: Option<u16>,
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Hash table size in MiB.
+    #[arg(long, default_value_t = 256)]
+    pub hash: usize,
+}
+
+/// `konakis tablut-challenge`: one game; the result goes to stderr.
+pub fn run_tablut_challenge(args: &TablutChallengeArgs) -> Result<(), String> {
+    use crate::protocol::tablut_challenge::{run, ChallengeSettings};
+    let side = match args.role {
+        ChallengeRole::White => Side::Defenders,
+        ChallengeRole::Black => Side::Attackers,
+    };
+    let settings = ChallengeSettings {
+        name: args.name.clone(),
+        timeout_s: args.timeout,
+        host: args.server.clone(),
+        port: args.port,
+        threads: args.threads,
+        hash_mib: args.hash,
+        ..ChallengeSettings::new(side)
+    };
+    run(&settings).map(|_| ())
 }
 
 #[derive(Args, Debug)]

@@ -3,6 +3,7 @@
 
 pub mod command;
 pub mod otep;
+pub mod tablut_challenge;
 pub mod tei;
 
 use std::io::Write;
