@@ -728,16 +728,7 @@ impl Position {
     ) -> Bitboard {
         let m = rules.masks();
         let n = rules.size();
-        let row_pieces = match mover {
-            Side::Attackers => self.defenders | self.king,
-            Side::Defenders => self.attackers,
-        };
-        let corner_brackets = if rules.options().shieldwall == Shieldwall::Strong {
-            m.corners & m.hostile_throne_empty[mover.other().index()]
-        } else {
-            Bitboard::EMPTY
-        };
-        let brackets = friends | corner_brackets;
+        let (row_pieces, brackets) = self.shieldwall_parts(rules, mover, friends);
         let mut taken = Bitboard::EMPTY;
         // Each edge the square lies on: (direction inward, directions along).
         let r = to.rank();
@@ -771,6 +762,28 @@ impl Position {
         taken & !self.king
     }
 
+    /// What a shieldwall of `mover`'s enemies is made of: the pieces that
+    /// can stand in the row (the king among them), and what may bracket it
+    /// (the mover's pieces, and hostile corners with strong shieldwalls).
+    fn shieldwall_parts(
+        &self,
+        rules: &Rules,
+        mover: Side,
+        friends: Bitboard,
+    ) -> (Bitboard, Bitboard) {
+        let m = rules.masks();
+        let row_pieces = match mover {
+            Side::Attackers => self.defenders | self.king,
+            Side::Defenders => self.attackers,
+        };
+        let corner_brackets = if rules.options().shieldwall == Shieldwall::Strong {
+            m.corners & m.hostile_throne_empty[mover.other().index()]
+        } else {
+            Bitboard::EMPTY
+        };
+        (row_pieces, friends | corner_brackets)
+    }
+
     /// Every closed shieldwall of the mover's enemies on any edge: two or
     /// more enemies (the king may stand among them, and is not taken) side
     /// by side on the edge, each with a piece of the mover in front of it,
@@ -780,19 +793,10 @@ impl Position {
     fn closed_shieldwalls(&self, rules: &Rules, mover: Side, friends: Bitboard) -> Bitboard {
         let m = rules.masks();
         let n = rules.size();
-        let row_pieces = match mover {
-            Side::Attackers => self.defenders | self.king,
-            Side::Defenders => self.attackers,
-        };
+        let (row_pieces, brackets) = self.shieldwall_parts(rules, mover, friends);
         if (row_pieces & m.edge).count() < 2 {
             return Bitboard::EMPTY;
         }
-        let corner_brackets = if rules.options().shieldwall == Shieldwall::Strong {
-            m.corners & m.hostile_throne_empty[mover.other().index()]
-        } else {
-            Bitboard::EMPTY
-        };
-        let brackets = friends | corner_brackets;
         let mut taken = Bitboard::EMPTY;
         // Each edge as (square at index i, the square in front of it).
         let edges: [&dyn Fn(usize) -> (Square, Square); 4] = [

@@ -19,25 +19,19 @@ fn line_count(m: &Masks, line: usize, occ: u16, own: u16) -> u32 {
     if m.camp_lines[line] != 0 {
         return camp_line_count(m, line, occ, own);
     }
-    let occ = (occ | m.soldier_blocks[line]) as usize & 0x7ff;
-    let pass = m.soldier_pass_only[line];
-    let mut n = 0;
-    let mut bits = own;
-    while bits != 0 {
-        let p = bits.trailing_zeros() as usize % MAX_SIZE;
-        bits &= bits - 1;
-        n += SLIDE_COUNTS[p][occ] as u32;
-        if pass != 0 {
-            n -= ((SLIDES[p][occ] & pass) != 0) as u32;
-        }
-    }
-    n
+    count_on_line(m, line, occ, own, |_| 0)
 }
 
 /// [`line_count`] on a line with camps: each soldier is blocked by the
 /// camps it does not stand in.
 #[inline(never)]
 fn camp_line_count(m: &Masks, line: usize, occ: u16, own: u16) -> u32 {
+    count_on_line(m, line, occ, own, |p| m.origin_blocks[line][p])
+}
+
+/// The count itself; `blocks(p)`: what else stops the soldier at `p`.
+#[inline(always)]
+fn count_on_line(m: &Masks, line: usize, occ: u16, own: u16, blocks: impl Fn(usize) -> u16) -> u32 {
     let line_occ = occ | m.soldier_blocks[line];
     let pass = m.soldier_pass_only[line];
     let mut n = 0;
@@ -45,7 +39,7 @@ fn camp_line_count(m: &Masks, line: usize, occ: u16, own: u16) -> u32 {
     while bits != 0 {
         let p = bits.trailing_zeros() as usize % MAX_SIZE;
         bits &= bits - 1;
-        let occ = (line_occ | m.origin_blocks[line][p]) as usize & 0x7ff;
+        let occ = (line_occ | blocks(p)) as usize & 0x7ff;
         n += SLIDE_COUNTS[p][occ] as u32;
         if pass != 0 {
             n -= ((SLIDES[p][occ] & pass) != 0) as u32;

@@ -20,17 +20,24 @@ pub enum Family {
     Corner9,
     /// 11x11 boards, corner escape: Copenhagen, Fetlar.
     Corner11,
+    /// Boards with camps: Ashton Tablut (the Tablut Challenge). Until it
+    /// has weights of its own it uses [`Family::Edge9`]'s.
+    Ashton,
 }
 
 impl Family {
-    pub const ALL: [Family; 4] = [
+    pub const ALL: [Family; 5] = [
         Family::Corner7,
         Family::Edge9,
         Family::Corner9,
         Family::Corner11,
+        Family::Ashton,
     ];
 
     pub fn of(rules: &Rules) -> Family {
+        if rules.masks().camps.any() {
+            return Family::Ashton;
+        }
         match (rules.options().escape, rules.size()) {
             (Escape::Edge, _) => Family::Edge9,
             (Escape::Corner, 0..=7) => Family::Corner7,
@@ -45,6 +52,7 @@ impl Family {
             Family::Edge9 => "edge9",
             Family::Corner9 => "corner9",
             Family::Corner11 => "corner11",
+            Family::Ashton => "ashton",
         }
     }
 
@@ -55,6 +63,7 @@ impl Family {
             Family::Edge9 => include_str!("weights/edge9.txt"),
             Family::Corner9 => include_str!("weights/corner9.txt"),
             Family::Corner11 => include_str!("weights/corner11.txt"),
+            Family::Ashton => include_str!("weights/ashton.txt"),
         }
     }
 }
@@ -66,7 +75,7 @@ impl std::str::FromStr for Family {
             .into_iter()
             .find(|f| f.name() == s)
             .ok_or_else(|| {
-                format!("unknown board family '{s}' (corner7, edge9, corner9, corner11)")
+                format!("unknown board family '{s}' (corner7, edge9, corner9, corner11, ashton)")
             })
     }
 }
@@ -180,8 +189,8 @@ impl Sink for Sum<'_> {
 }
 
 /// The embedded weights of every family, parsed once.
-fn all() -> &'static [Option<Weights>; 4] {
-    static ALL: OnceLock<[Option<Weights>; 4]> = OnceLock::new();
+fn all() -> &'static [Option<Weights>; Family::ALL.len()] {
+    static ALL: OnceLock<[Option<Weights>; Family::ALL.len()]> = OnceLock::new();
     // The files are checked by a test; one that failed to parse would
     // leave its family on the hand evaluation.
     ALL.get_or_init(|| Family::ALL.map(|f| Weights::parse(f.text()).ok().flatten()))
@@ -189,9 +198,14 @@ fn all() -> &'static [Option<Weights>; 4] {
 
 /// The learned weights for these rules' board family, if it has any.
 pub fn weights_for(rules: &Rules) -> Option<&'static Weights> {
-    let family = Family::of(rules);
-    let i = Family::ALL.iter().position(|f| *f == family)?;
-    all()[i].as_ref()
+    let of = |family: Family| {
+        let i = Family::ALL.iter().position(|f| *f == family)?;
+        all()[i].as_ref()
+    };
+    match Family::of(rules) {
+        Family::Ashton => of(Family::Ashton).or_else(|| of(Family::Edge9)),
+        family => of(family),
+    }
 }
 
 #[cfg(test)]
