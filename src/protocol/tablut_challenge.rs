@@ -272,9 +272,23 @@ pub fn play<S: Read + Write>(
         }
         let started = Instant::now();
         let result = engine.search(Limits::move_time(settings.think_time().as_millis() as u64));
-        let Some(mv) = result.best else {
-            // No legal move: the server has no stalemate rule, we lose.
-            return Err("no legal move in this position: the game is lost".into());
+        let mv = match result.best {
+            Some(mv) => mv,
+            None => {
+                // Our game says it is over (say, by a repetition the server
+                // did not count) while the server asks for a move: any
+                // legal move beats none.
+                let mut moves = crate::rules::MoveList::new();
+                engine.game().position().generate_moves(&rules, &mut moves);
+                match moves.first() {
+                    Some(&mv) => {
+                        log("our game is over but the server asks for a move: sending a legal one");
+                        mv
+                    }
+                    // No legal move: the server has no stalemate rule, we lose.
+                    None => return Err("no legal move in this position: the game is lost".into()),
+                }
+            }
         };
         log(&format!(
             "ply {}: {mv} (depth {}, score {}, {} nodes, {} ms)",
@@ -301,12 +315,13 @@ fn follow(
     let setup = parse_record(record)?;
     let game = engine.game();
     let here = game.position();
-    if here.setup(9) == setup && here.side_to_move() == to_move {
+    let size = rules.size();
+    if here.setup(size) == setup && here.side_to_move() == to_move {
         return Ok(());
     }
     let found = game.legal_moves().into_iter().find(|&mv| {
         let next = here.make(rules, mv);
-        next.setup(9) == setup && next.side_to_move() == to_move
+        next.setup(size) == setup && next.side_to_move() == to_move
     });
     if let Some(mv) = found {
         return engine.play(mv);
