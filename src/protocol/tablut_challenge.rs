@@ -12,7 +12,8 @@
 //! The client keeps its own game: each state is reached from the last by one
 //! legal move, which it plays, so the engine sees repetitions exactly as the
 //! server (which draws at the first recurrence) does. A state that no move
-//! explains resets the game to that board.
+//! explains resets the game to that board. The game ends with an end state
+//! or when the server closes the connection (as it does after a timeout).
 
 use crate::rules::{parse_record, Game, Move, Preset, Rules, Side, StartPoint};
 use crate::search::{Engine, Limits};
@@ -83,6 +84,10 @@ pub enum Ending {
     WhiteWins,
     BlackWins,
     Draw,
+    /// The server closed the connection without a final state: it does
+    /// so when a player runs out of time or breaks the rules (its log
+    /// names the loser).
+    Closed,
 }
 
 impl Ending {
@@ -92,6 +97,12 @@ impl Ending {
             Ending::WhiteWins => ("White (defenders) wins", Some(Side::Defenders)),
             Ending::BlackWins => ("Black (attackers) wins", Some(Side::Attackers)),
             Ending::Draw => ("draw", None),
+            Ending::Closed => {
+                return format!(
+                    "result: the server closed the connection without a result (a player's timeout or illegal move ends a game so; the server's log names the loser); we played {}",
+                    color(ours)
+                )
+            }
         };
         let verdict = match winner {
             None => "a draw",
@@ -256,7 +267,8 @@ pub fn play<S: Read + Write>(
     .map_err(|e| format!("sending our name: {e}"))?;
     loop {
         let Some(text) = read_message(&mut stream)? else {
-            return Err("the server closed the connection before the game ended".into());
+            log(&Ending::Closed.describe(settings.side));
+            return Ok(Ending::Closed);
         };
         let state = parse_state(&text)?;
         let to_move = match state.turn {
