@@ -72,16 +72,18 @@ pub struct TablutChallengeArgs {
     /// The server's time per move in seconds; we answer within it less a margin.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub timeout: u64,
+    /// The server's host name or address.
     #[arg(long, default_value = "localhost")]
     pub server: String,
     /// The server's port (default: 5800 for white, 5801 for black).
     #[arg(long)]
     pub port: Option<u16>,
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
     /// Hash table size in MiB.
-    #[arg(long, default_value_t = 256)]
-    pub hash: usize,
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub hash: u64,
 }
 
 /// `konakis tablut-challenge`: one game; the result goes to stderr.
@@ -96,8 +98,8 @@ pub fn run_tablut_challenge(args: &TablutChallengeArgs) -> Result<(), String> {
         timeout_s: args.timeout,
         host: args.server.clone(),
         port: args.port,
-        threads: args.threads,
-        hash_mib: args.hash,
+        threads: args.threads as usize,
+        hash_mib: args.hash as usize,
         ..ChallengeSettings::new(side)
     };
     run(&settings).map(|_| ())
