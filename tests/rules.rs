@@ -954,3 +954,29 @@ fn weak_shieldwall_is_not_closed_by_a_corner() {
     let p = build(&weak, &pieces, Side::Attackers);
     assert_eq!(play(&weak, &p, "d5-d1").captured, 0);
 }
+
+/// Camps and extra hostile squares are checked with the rest of the rules:
+/// on the board, in one camp each, never under a defender, the king or the
+/// throne, and not combined with exit forts (whose test ignores camps).
+#[test]
+fn camp_options_are_checked() {
+    for (name, value, says) in [
+        ("Camps", "a4 j9", "off the 9x9 board"),
+        ("HostileToDefenders", "a4 k11", "off the 9x9 board"),
+        ("Camps", "a4 a5; a5", "two camps"),
+        ("Camps", "e5", "only attackers may start in a camp"),
+        ("Camps", "e3", "only attackers may start in a camp"),
+        ("ExitFort", "true", "cannot be combined"),
+        ("RepetitionCount", "4", "not 2 or 3"),
+    ] {
+        let err = Rules::build(Preset::Ashton, &[(name, value)]).unwrap_err();
+        assert!(err.contains(says), "{name}={value}: {err}");
+    }
+    // Smaller boards than the camps: refused, the old rules kept.
+    let mut r = Rules::preset(Preset::Ashton);
+    assert!(r.set("Start", "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/").is_err());
+    assert_eq!(r.options().preset, Preset::Ashton);
+    assert_eq!(r.size(), 9);
+    // No camps: an ordinary rule set again.
+    assert!(Rules::build(Preset::Ashton, &[("Camps", ""), ("ExitFort", "true")]).is_ok());
+}

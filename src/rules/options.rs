@@ -614,26 +614,21 @@ impl Rules {
                 ));
             }
         }
-        let board = Masks::compute(&RuleOptions {
-            camps: Vec::new(),
-            hostile_to: [Bitboard::EMPTY; 2],
-            ..options.clone()
-        })
-        .board;
-        let special = options
+        let rules = Rules::with_masks(options);
+        let o = &rules.options;
+        let special = o
             .camps
             .iter()
-            .fold(options.hostile_to[0] | options.hostile_to[1], |a, g| a | *g);
-        if let Some(sq) = (special & !board).first() {
+            .fold(o.hostile_to[0] | o.hostile_to[1], |a, g| a | *g);
+        if let Some(sq) = (special & !rules.masks.board).first() {
             return Err(format!(
                 "the camp or hostile square {sq} is off the {n}x{n} board",
-                n = options.setup.size
+                n = o.setup.size
             ));
         }
-        if !options.camps.is_empty() && options.exit_fort {
+        if !o.camps.is_empty() && o.exit_fort {
             return Err("camps and exit forts cannot be combined".into());
         }
-        let rules = Rules::with_masks(options);
         let setup = &rules.options.setup;
         let camps = rules.masks.camps;
         if let Some(sq) = ((setup.defenders | setup.king | rules.masks.throne) & camps).first() {
