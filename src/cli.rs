@@ -158,15 +158,8 @@ pub fn run_openings(args: &OpeningsArgs) -> Result<(), String> {
         margin: args.margin,
     };
     let openings = build(&cfg)?;
-    let command: Vec<String> = std::env::args()
-        .enumerate()
-        .map(|(i, a)| if i == 0 { "konakis".to_string() } else { a })
-        .collect();
-    let header = format!(
-        "{} openings, made by: {}",
-        openings.len(),
-        command.join(" ")
-    );
+    let command = command_line();
+    let header = format!("{} openings, made by: {}", openings.len(), command);
     let text = file_text(&openings, &rules, &header);
     match &args.out {
         Some(path) => {
@@ -260,10 +253,7 @@ pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
     let started = Instant::now();
     let report = tune::run(&cfg)?;
     let secs = started.elapsed().as_secs_f64();
-    let command: Vec<String> = std::env::args()
-        .enumerate()
-        .map(|(i, a)| if i == 0 { "konakis".to_string() } else { a })
-        .collect();
+    let command = command_line();
     let mut text = format!(
         "# Learned evaluation weights, board family {} (see src/search/eval/learned.rs).\n\
          # Made by: {}\n\
@@ -271,7 +261,7 @@ pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
          # Loss (mean squared error of sigmoid(K * eval) against the target), fit / held out:\n\
          #   start ({}) {:.6} / {:.6}; hand weights {:.6} / {:.6}; these weights {:.6} / {:.6}.\n",
         report.family.name(),
-        command.join(" "),
+        command,
         report.positions,
         report.train,
         report.validation,
@@ -582,28 +572,23 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// This run's command line, as `konakis …`, for the headers of files it
+/// writes (so each says how it was made).
+fn command_line() -> String {
+    let mut words: Vec<String> = std::env::args().skip(1).collect();
+    words.insert(0, "konakis".into());
+    words.join(" ")
+}
+
 /// `elo0=… elo1=… alpha=… beta=…`.
 fn parse_sprt(words: &[String]) -> Result<crate::runner::stats::Sprt, String> {
-    let mut v = [None; 4];
-    for w in words {
-        let (k, x) = w
-            .split_once('=')
-            .ok_or_else(|| format!("--sprt: '{w}' is not key=value"))?;
-        let x: f64 = x
-            .parse()
-            .map_err(|_| format!("--sprt: '{w}' is not a number"))?;
-        let i = ["elo0", "elo1", "alpha", "beta"]
-            .iter()
-            .position(|n| *n == k)
-            .ok_or_else(|| format!("--sprt: unknown key '{k}'"))?;
-        v[i] = Some(x);
-    }
-    let get = |i: usize, name: &str| v[i].ok_or_else(|| format!("--sprt needs {name}="));
+    use crate::runner::{key_values, number};
+    let v = key_values("--sprt", words, &["elo0", "elo1", "alpha", "beta"])?;
     let s = crate::runner::stats::Sprt {
-        elo0: get(0, "elo0")?,
-        elo1: get(1, "elo1")?,
-        alpha: get(2, "alpha")?,
-        beta: get(3, "beta")?,
+        elo0: number("--sprt", "elo0", v[0])?,
+        elo1: number("--sprt", "elo1", v[1])?,
+        alpha: number("--sprt", "alpha", v[2])?,
+        beta: number("--sprt", "beta", v[3])?,
     };
     if !(0.0 < s.alpha && s.alpha < 0.5 && 0.0 < s.beta && s.beta < 0.5 && s.elo0 < s.elo1) {
         return Err("--sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5".into());

@@ -380,24 +380,24 @@ fn escape_edge_versus_corner() {
 
 // ---------- shieldwall ----------
 
+/// Three defenders on the edge c1 d1 e1, fronted by attackers, bracketed at
+/// b1; the attacker on f5 closes the wall with f5-f1.
+const CLASSIC_WALL: [(&str, char); 9] = [
+    ("c1", 'T'),
+    ("d1", 'T'),
+    ("e1", 'T'),
+    ("c2", 't'),
+    ("d2", 't'),
+    ("e2", 't'),
+    ("b1", 't'),
+    ("f5", 't'),
+    ("f6", 'K'),
+];
+
 #[test]
 fn shieldwall_with_piece_bracket() {
     let r = rules(Preset::Copenhagen, &[]);
-    let p = build(
-        &r,
-        &[
-            ("c1", 'T'),
-            ("d1", 'T'),
-            ("e1", 'T'),
-            ("c2", 't'),
-            ("d2", 't'),
-            ("e2", 't'),
-            ("b1", 't'),
-            ("f5", 't'),
-            ("f6", 'K'),
-        ],
-        Side::Attackers,
-    );
+    let p = build(&r, &CLASSIC_WALL, Side::Attackers);
     let after = play(&r, &p, "f5-f1");
     assert_eq!(after.captured, 3);
     assert!(!at(&r, &after, "c1") && !at(&r, &after, "d1") && !at(&r, &after, "e1"));
@@ -478,18 +478,7 @@ fn relaxed_shieldwall_falls_to_any_move() {
     assert_eq!(after.captured, 3);
     assert!(!at(&relaxed, &after, "c1") && !at(&relaxed, &after, "e1"));
     // The classic flanking move still takes a wall under the relaxed rule.
-    let classic = [
-        ("c1", 'T'),
-        ("d1", 'T'),
-        ("e1", 'T'),
-        ("b1", 't'),
-        ("c2", 't'),
-        ("d2", 't'),
-        ("e2", 't'),
-        ("f5", 't'),
-        ("f6", 'K'),
-    ];
-    let p = build(&relaxed, &classic, Side::Attackers);
+    let p = build(&relaxed, &CLASSIC_WALL, Side::Attackers);
     assert_eq!(play(&relaxed, &p, "f5-f1").captured, 3);
 }
 
@@ -531,21 +520,7 @@ fn shieldwall_broken_by_gap_or_missing_front() {
     assert!(at(&r, &after, "c1") && at(&r, &after, "d1"));
     // Shieldwall off: only custodial captures (none here).
     let off = rules(Preset::Copenhagen, &[("Shieldwall", "false")]);
-    let p = build(
-        &off,
-        &[
-            ("c1", 'T'),
-            ("d1", 'T'),
-            ("e1", 'T'),
-            ("c2", 't'),
-            ("d2", 't'),
-            ("e2", 't'),
-            ("b1", 't'),
-            ("f5", 't'),
-            ("f6", 'K'),
-        ],
-        Side::Attackers,
-    );
+    let p = build(&off, &CLASSIC_WALL, Side::Attackers);
     assert_eq!(play(&off, &p, "f5-f1").captured, 0);
 }
 

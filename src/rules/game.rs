@@ -255,22 +255,27 @@ impl Game {
         self.positions.iter().filter(|p| p.hash() == h).count()
     }
 
-    /// Whether the current position ends the game by repetition: its third
-    /// occurrence (the start position counts), or with `RepetitionCount=2`
-    /// its second among the positions reached by a move (the Tablut
-    /// Challenge server keeps no earlier states than those).
+    /// The positions that count as occurrences for repetition: all of
+    /// them, or with `RepetitionCount=2` those reached by a move (the
+    /// Tablut Challenge server keeps no earlier states than those). The
+    /// game's repetition rule and the search's history both read this.
+    pub fn counted_positions(&self) -> &[Position] {
+        let skip =
+            usize::from(self.rules.options().repetition_count == 2 && !self.moves.is_empty());
+        &self.positions[skip..]
+    }
+
+    /// Whether the current position ends the game by repetition: its
+    /// `RepetitionCount`-th occurrence (3: the start position counts; 2: the
+    /// first recurrence of a position reached by a move).
     fn repeated(&self) -> bool {
-        if self.rules.options().repetition_count == 2 {
-            let h = self.position().hash();
-            self.positions
-                .iter()
-                .skip(1)
-                .filter(|p| p.hash() == h)
-                .count()
-                >= 2
-        } else {
-            self.occurrences() >= 3
-        }
+        let h = self.position().hash();
+        let seen = self
+            .counted_positions()
+            .iter()
+            .filter(|p| p.hash() == h)
+            .count();
+        seen >= self.rules.options().repetition_count as usize
     }
 
     /// The rules applied after a move, in order: the move's own result

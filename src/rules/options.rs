@@ -709,6 +709,20 @@ impl Rules {
     }
 }
 
+/// Per line (ranks 0..n, then files from `MAX_SIZE`): the bits of the
+/// squares of `b` on it, in the form the move generator's line tables take.
+fn line_bits(b: Bitboard, n: usize) -> [u16; 2 * MAX_SIZE] {
+    let mut out = [0u16; 2 * MAX_SIZE];
+    for sq in b.squares() {
+        let (r, f) = (sq.rank(), sq.file());
+        if r < n && f < n {
+            out[r] |= 1 << f;
+            out[MAX_SIZE + f] |= 1 << r;
+        }
+    }
+    out
+}
+
 impl Masks {
     fn compute(options: &RuleOptions) -> Masks {
         let o = options;
@@ -775,73 +789,35 @@ impl Masks {
         } else {
             m.throne & !king_walls
         };
-        for i in 0..n {
-            m.king_blocks[i] = sentinel;
-            m.king_blocks[MAX_SIZE + i] = sentinel;
-            m.soldier_blocks[i] = sentinel;
-            m.soldier_blocks[MAX_SIZE + i] = sentinel;
-            for j in 0..n {
-                // Rank i, square j of the rank; file i, square j of the file.
-                let on_rank = Square::new(i, j);
-                let on_file = Square::new(j, i);
-                if blockers.has(on_rank) {
-                    m.soldier_blocks[i] |= 1 << j;
-                }
-                if king_walls.has(on_rank) {
-                    m.king_blocks[i] |= 1 << j;
-                }
-                if king_walls.has(on_file) {
-                    m.king_blocks[MAX_SIZE + i] |= 1 << j;
-                }
-                if blockers.has(on_file) {
-                    m.soldier_blocks[MAX_SIZE + i] |= 1 << j;
-                }
-                if king_pass_only.has(on_rank) {
-                    m.king_pass_only[i] |= 1 << j;
-                }
-                if king_pass_only.has(on_file) {
-                    m.king_pass_only[MAX_SIZE + i] |= 1 << j;
-                }
-                if m.escape.has(on_rank) {
-                    m.escape_lines[i] |= 1 << j;
-                }
-                if m.escape.has(on_file) {
-                    m.escape_lines[MAX_SIZE + i] |= 1 << j;
-                }
-                if pass_only.has(on_rank) {
-                    m.soldier_pass_only[i] |= 1 << j;
-                }
-                if pass_only.has(on_file) {
-                    m.soldier_pass_only[MAX_SIZE + i] |= 1 << j;
-                }
+        // A sentinel just past the board's end stops every slide there.
+        let with_sentinels = |mut lines: [u16; 2 * MAX_SIZE]| {
+            for i in 0..n {
+                lines[i] |= sentinel;
+                lines[MAX_SIZE + i] |= sentinel;
+            }
+            lines
+        };
+        m.king_blocks = with_sentinels(line_bits(king_walls, n));
+        m.soldier_blocks = with_sentinels(line_bits(blockers, n));
+        m.king_pass_only = line_bits(king_pass_only, n);
+        m.escape_lines = line_bits(m.escape, n);
+        m.soldier_pass_only = line_bits(pass_only, n);
+        m.camp_lines = line_bits(m.camps, n);
+        // A soldier is blocked by every camp but the one it starts in.
+        for own in &o.camps {
+            let blocking = line_bits(m.camps & !*own, n);
+            for sq in own.squares() {
+                let (r, f) = (sq.rank(), sq.file());
+                m.origin_blocks[r][f] = blocking[r];
+                m.origin_blocks[MAX_SIZE + f][r] = blocking[MAX_SIZE + f];
             }
         }
-        // A soldier is blocked by every camp but the one it starts in.
-        for r in 0..n {
-            for f in 0..n {
-                if m.camps.is_empty() {
-                    break;
-                }
-                let sq = Square::new(r, f);
-                let own = o
-                    .camps
-                    .iter()
-                    .find(|g| g.has(sq))
-                    .copied()
-                    .unwrap_or(Bitboard::EMPTY);
-                if m.camps.has(sq) {
-                    m.camp_lines[r] |= 1 << f;
-                    m.camp_lines[MAX_SIZE + f] |= 1 << r;
-                }
-                let blocking = m.camps & !own;
-                for j in 0..n {
-                    if blocking.has(Square::new(r, j)) {
-                        m.origin_blocks[r][f] |= 1 << j;
-                    }
-                    if blocking.has(Square::new(j, f)) {
-                        m.origin_blocks[MAX_SIZE + f][r] |= 1 << j;
-                    }
-                }
+        if m.camps.any() {
+            let blocking = line_bits(m.camps, n);
+            for sq in (m.board & !m.camps).squares() {
+                let (r, f) = (sq.rank(), sq.file());
+                m.origin_blocks[r][f] = blocking[r];
+                m.origin_blocks[MAX_SIZE + f][r] = blocking[MAX_SIZE + f];
             }
         }
         debug_assert!(STRIDE * n <= 128);

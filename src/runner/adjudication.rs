@@ -4,6 +4,7 @@
 //! evidence; each move's score is kept in the game record.
 
 use super::record::{EndReason, RecordedMove};
+use super::{key_values, number};
 use crate::rules::Side;
 
 /// `--draw movenumber=N movecount=M score=S`: after ply N, when both
@@ -136,31 +137,6 @@ pub fn parse_resign(words: &[String]) -> Result<Option<ResignRule>, String> {
             }
         },
     }))
-}
-
-fn key_values<'a>(
-    option: &str,
-    words: &'a [String],
-    keys: &[&str],
-) -> Result<Vec<Option<&'a str>>, String> {
-    let mut values = vec![None; keys.len()];
-    for w in words {
-        let (k, v) = w
-            .split_once('=')
-            .ok_or_else(|| format!("{option}: '{w}' is not key=value"))?;
-        let i = keys
-            .iter()
-            .position(|key| *key == k)
-            .ok_or_else(|| format!("{option}: unknown key '{k}' (expected {})", keys.join(", ")))?;
-        values[i] = Some(v);
-    }
-    Ok(values)
-}
-
-fn number<T: std::str::FromStr>(option: &str, key: &str, v: Option<&str>) -> Result<T, String> {
-    let v = v.ok_or_else(|| format!("{option} needs {key}="))?;
-    v.parse()
-        .map_err(|_| format!("{option}: {key}={v} is not a number"))
 }
 
 #[cfg(test)]

@@ -26,6 +26,38 @@ use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// The values of `key=value` command-line words, in the order of `keys`
+/// (`None` for a key not given); `option` names the flag in errors.
+pub(crate) fn key_values<'a>(
+    option: &str,
+    words: &'a [String],
+    keys: &[&str],
+) -> Result<Vec<Option<&'a str>>, String> {
+    let mut values = vec![None; keys.len()];
+    for w in words {
+        let (k, v) = w
+            .split_once('=')
+            .ok_or_else(|| format!("{option}: '{w}' is not key=value"))?;
+        let i = keys
+            .iter()
+            .position(|key| *key == k)
+            .ok_or_else(|| format!("{option}: unknown key '{k}' (expected {})", keys.join(", ")))?;
+        values[i] = Some(v);
+    }
+    Ok(values)
+}
+
+/// A required number among [`key_values`]'s results.
+pub(crate) fn number<T: std::str::FromStr>(
+    option: &str,
+    key: &str,
+    v: Option<&str>,
+) -> Result<T, String> {
+    let v = v.ok_or_else(|| format!("{option} needs {key}="))?;
+    v.parse()
+        .map_err(|_| format!("{option}: {key}={v} is not a number"))
+}
+
 /// How long each move may take.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TimeControl {

@@ -515,18 +515,11 @@ impl Engine {
             rules: self.rules.clone(),
             game_over: game.outcome().is_some(),
             root,
-            history: {
-                // With draws at the first recurrence (RepetitionCount=2) the
-                // start position is no earlier state, as the server counts.
-                let skip = usize::from(
-                    self.rules.options().repetition_count == 2 && !game.moves().is_empty(),
-                );
-                game.positions()
-                    .iter()
-                    .skip(skip)
-                    .map(Position::hash)
-                    .collect()
-            },
+            history: game
+                .counted_positions()
+                .iter()
+                .map(Position::hash)
+                .collect(),
             max_depth,
             node_limit: limits.nodes,
             deadlines,

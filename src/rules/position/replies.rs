@@ -223,14 +223,11 @@ impl Position {
         for dir in 0..4 {
             eventful |= shift(enemies & shift(anvils, dir), dir);
         }
-        if rules.options().shieldwall != Shieldwall::None
-            && !rules.options().shieldwall_flank
-            && ((enemies | self.king) & m.edge).count() >= 2
-        {
-            // Relaxed shieldwalls: any move may take a closed wall.
-            return m.board;
-        }
         if rules.options().shieldwall != Shieldwall::None {
+            if !rules.options().shieldwall_flank && ((enemies | self.king) & m.edge).count() >= 2 {
+                // Relaxed shieldwalls: any move may take a closed wall.
+                return m.board;
+            }
             // A wall's first member stands on the edge beside the
             // destination with a piece of the mover in front of it.
             let fronted = (enemies | self.king) & m.edge & own.neighbours(m.board);
