@@ -14,7 +14,12 @@ fn cases_dir() -> PathBuf {
 }
 
 fn read_cases(name: &str) -> Vec<Vec<String>> {
-    let path = cases_dir().join(name);
+    // Cases of our own (tests/data/…) are named from the repository root.
+    let path = if name.starts_with("tests/") {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(name)
+    } else {
+        cases_dir().join(name)
+    };
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines()
@@ -146,4 +151,17 @@ fn perft_ashton() {
 #[test]
 fn games_ashton() {
     check_games_file("games-ashton.txt");
+}
+
+/// The hnefatafl.org server's rules (`hnefatafl-org-11`, `hnefatafl-org-7`):
+/// cases computed by the hnefatafl-copenhagen crate's own rule code
+/// (tests/data/hnefatafl-org/, made beside the project; docs/rules.md).
+#[test]
+fn perft_hnefatafl_org() {
+    assert!(check_perft_file("tests/data/hnefatafl-org/perft.txt") >= 80);
+}
+
+#[test]
+fn games_hnefatafl_org() {
+    check_games_file("tests/data/hnefatafl-org/games.txt");
 }

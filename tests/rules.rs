@@ -3,7 +3,7 @@
 
 mod common;
 use common::{build, mv, rules};
-use konakis::rules::{Game, Outcome, Position, Preset, Reason, Rules, Side, Square};
+use konakis::rules::{Game, Move, Outcome, Position, Preset, Reason, Rules, Side, Square};
 
 fn play(r: &Rules, p: &Position, text: &str) -> Position {
     let m = mv(r, text);
@@ -954,4 +954,88 @@ fn camp_options_are_checked() {
     assert_eq!(r.size(), 9);
     // No camps: an ordinary rule set again.
     assert!(Rules::build(Preset::Ashton, &[("Camps", ""), ("ExitFort", "true")]).is_ok());
+}
+
+/// The hnefatafl.org server's repetition rule: the defenders may not make
+/// a board that stood before (whoever was to move then); the attackers
+/// may. A search never plays the forbidden move either.
+#[test]
+fn defenders_may_not_recreate_a_board() {
+    let r = Rules::preset(Preset::HnefataflOrg11);
+    let mut g = Game::new(r.clone());
+    for m in ["a4-a3", "f4-f3", "a3-a4"] {
+        g.play_str(m).unwrap();
+    }
+    // f3-f4 would bring back the start board.
+    let back = Move::parse("f3-f4", 11).unwrap();
+    assert!(!g.legal_moves().contains(&back));
+    let err = g.play(back).unwrap_err();
+    assert!(err.contains("recreate"), "{err}");
+    assert!(g.outcome().is_none());
+    // Nor any board since: f3-e3, a4-a3 and then e3-f3 would recreate the
+    // board after f4-f3.
+    let mut h = g.clone();
+    h.play_str("f3-e3").unwrap();
+    h.play_str("a4-a3").unwrap();
+    assert!(h.play_str("e3-f3").unwrap_err().contains("recreate"));
+    // The attackers recreate boards freely: a2-a4 brings back the start.
+    let mut g = Game::new(Rules::preset(Preset::HnefataflOrg11));
+    for m in ["a4-a3", "f4-f3", "a3-a2", "f3-f4", "a2-a4"] {
+        g.play_str(m).unwrap();
+    }
+    assert_eq!(g.position().board_hash(), g.positions()[0].board_hash());
+    assert!(g.outcome().is_none());
+    // Under the plain Copenhagen preset the same move is legal.
+    let mut c = Game::new(Rules::preset(Preset::Copenhagen));
+    for m in ["a4-a3", "f4-f3", "a3-a4", "f3-f4"] {
+        c.play_str(m).unwrap();
+    }
+    // The search keeps to the rule: with only the forbidden move and one
+    // other, it never picks the forbidden one.
+    let mut engine = konakis::search::Engine::new();
+    let mut g = Game::new(r);
+    for m in ["a4-a3", "f4-f3", "a3-a4"] {
+        g.play_str(m).unwrap();
+    }
+    engine.set_game(g);
+    for depth in 1..=4 {
+        let best = engine.search(konakis::search::Limits::depth(depth)).best;
+        assert_ne!(best, Some(back), "depth {depth}");
+    }
+}
+
+/// The options of the hnefatafl.org presets read back as set, and the
+/// new option values parse.
+#[test]
+fn hnefatafl_org_options() {
+    let r = Rules::preset(Preset::HnefataflOrg11);
+    assert_eq!(r.get("Repetition").as_deref(), Some("defenders-forbidden"));
+    assert_eq!(r.get("ExitFort").as_deref(), Some("flood"));
+    assert_eq!(r.get("Encirclement").as_deref(), Some("king"));
+    assert_eq!(r.get("CannotEscape").as_deref(), Some("true"));
+    assert_eq!(r.get("PlyLimit").as_deref(), Some("142"));
+    let b = Rules::preset(Preset::HnefataflOrg7);
+    assert_eq!(b.get("KingCapture").as_deref(), Some("sandwich"));
+    assert_eq!(b.get("FirstMove").as_deref(), Some("defenders"));
+    assert_eq!(b.get("ExitFort").as_deref(), Some("false"));
+    let c = Rules::build(
+        Preset::Copenhagen,
+        &[
+            ("ExitFort", "flood"),
+            ("Encirclement", "king"),
+            ("CannotEscape", "yes"),
+        ],
+    )
+    .unwrap();
+    assert_eq!(c.get("ExitFort").as_deref(), Some("flood"));
+    for (name, bad) in [
+        ("ExitFort", "maybe"),
+        ("Encirclement", "all"),
+        ("CannotEscape", "2"),
+    ] {
+        assert!(
+            Rules::build(Preset::Copenhagen, &[(name, bad)]).is_err(),
+            "{name}={bad}"
+        );
+    }
 }

@@ -207,9 +207,49 @@ impl Game {
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         if self.outcome.is_none() {
-            self.position().generate_moves(&self.rules, &mut list);
+            self.moves_of_position(&mut list);
         }
         list
+    }
+
+    /// The moves the current position allows, the game's history
+    /// considered, even when these rules say the game is over (for a
+    /// client whose server plays on).
+    pub fn playable_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.moves_of_position(&mut list);
+        list
+    }
+
+    /// The moves the current position allows, the game's history
+    /// considered (the defenders' forbidden repetitions), whether or not
+    /// the game is over.
+    fn moves_of_position(&self, list: &mut MoveList) {
+        let pos = self.position();
+        pos.generate_moves(&self.rules, list);
+        if let Some(earlier) = self.forbidden_boards() {
+            list.retain(|m| !pos.recreates_board(*m, &earlier));
+        }
+    }
+
+    /// Under `Repetition=defenders-forbidden` with the defenders to move:
+    /// the hashes of the boards their move may not recreate (those since
+    /// the last capture: earlier ones hold more pieces).
+    fn forbidden_boards(&self) -> Option<Vec<u64>> {
+        let pos = self.position();
+        if self.rules.options().repetition != Repetition::DefendersForbidden
+            || pos.side_to_move() != Side::Defenders
+        {
+            return None;
+        }
+        let n = self.positions.len();
+        let window = (pos.plies_since_capture as usize + 1).min(n);
+        Some(
+            self.positions[n - window..]
+                .iter()
+                .map(Position::hash)
+                .collect(),
+        )
     }
 
     /// Parses and plays a move given as text. On error nothing changes.
@@ -230,6 +270,13 @@ impl Game {
                 "illegal move {mv} for the {} in this position",
                 pos.side_to_move().name()
             ));
+        }
+        if let Some(earlier) = self.forbidden_boards() {
+            if pos.recreates_board(mv, &earlier) {
+                return Err(format!(
+                    "illegal move {mv}: the defenders may not recreate an earlier board"
+                ));
+            }
         }
         let next = pos.make(&self.rules, mv);
         self.positions.push(next);
@@ -287,13 +334,27 @@ impl Game {
             return Some(o);
         }
         let to_move = pos.side_to_move();
-        if !pos.has_moves(&self.rules) {
+        let no_moves = match self.forbidden_boards() {
+            None => !pos.has_moves(&self.rules),
+            Some(_) => {
+                let mut list = MoveList::new();
+                self.moves_of_position(&mut list);
+                list.is_empty()
+            }
+        };
+        if no_moves {
             return Some(Outcome::win(to_move.other(), Reason::NoMoves));
         }
-        if self.rules.options().repetition != Repetition::None && self.repeated() {
+        if !matches!(
+            self.rules.options().repetition,
+            Repetition::None | Repetition::DefendersForbidden
+        ) && self.repeated()
+        {
             let mover = to_move.other();
             return Some(match self.rules.options().repetition {
-                Repetition::Draw | Repetition::None => Outcome::draw(Reason::Repetition),
+                Repetition::Draw | Repetition::None | Repetition::DefendersForbidden => {
+                    Outcome::draw(Reason::Repetition)
+                }
                 Repetition::MoverLoses => Outcome::win(mover.other(), Reason::Repetition),
                 Repetition::DefendersLose => Outcome::win(Side::Attackers, Reason::Repetition),
             });

@@ -65,6 +65,10 @@ pub enum KingCapture {
     Linnaeus,
     /// Four attackers (the empty throne counting as one) everywhere.
     Strong,
+    /// Four attackers on the throne; anywhere else custodial between two
+    /// attackers or an attacker and a corner, the throne never an anvil
+    /// (Brandubh as the hnefatafl.org server plays it).
+    Sandwich,
 }
 
 /// Whether the king takes part in captures: as hammer (the moving piece),
@@ -103,6 +107,36 @@ pub enum Repetition {
     Draw,
     MoverLoses,
     DefendersLose,
+    /// No occurrence ends the game; instead the defenders may not make a
+    /// move whose board (before its captures) equals any earlier board of
+    /// the game, whoever was to move then (the hnefatafl.org server).
+    DefendersForbidden,
+}
+
+/// Whether and how an exit fort wins for the defenders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitFort {
+    None,
+    /// The Copenhagen rule, decided exactly: the attackers can never break
+    /// the fort (see `position::fort`); checked after the defenders' moves.
+    Strict,
+    /// The hnefatafl.org server's test, after either side's move: the king
+    /// on the edge can move, no attacker is in his region of empty squares,
+    /// and each defender bounding it is flanked along the region's side by
+    /// defenders or the board's edge (see `Position::is_flood_fort`).
+    Flood,
+}
+
+/// Whether and how encirclement wins for the attackers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encirclement {
+    None,
+    /// No defender (nor the king) can reach the edge through squares free
+    /// of attackers.
+    Every,
+    /// The king's region of squares free of attackers holds every defender
+    /// and touches no edge (the hnefatafl.org server).
+    King,
 }
 
 macro_rules! named_enum {
@@ -134,10 +168,12 @@ named_enum!(Escape { Edge => "edge", Corner => "corner" });
 named_enum!(ThronePassage { Pass => "pass", Wall => "wall", Closed => "closed" });
 named_enum!(Hostility { None => "none", Attackers => "attackers", Defenders => "defenders", Both => "both" });
 named_enum!(Corners { Plain => "plain", Restricted => "restricted" });
-named_enum!(KingCapture { Weak => "weak", Linnaeus => "linnaeus", Strong => "strong" });
+named_enum!(KingCapture { Weak => "weak", Linnaeus => "linnaeus", Strong => "strong", Sandwich => "sandwich" });
 named_enum!(KingArmed { Yes => "true", No => "false", Anvil => "anvil", Hammer => "hammer" });
 named_enum!(Shieldwall { None => "none", Weak => "weak", Strong => "strong" });
-named_enum!(Repetition { None => "none", Draw => "draw", MoverLoses => "mover-loses", DefendersLose => "defenders-lose" });
+named_enum!(Repetition { None => "none", Draw => "draw", MoverLoses => "mover-loses", DefendersLose => "defenders-lose", DefendersForbidden => "defenders-forbidden" });
+named_enum!(ExitFort { None => "false", Strict => "true", Flood => "flood" });
+named_enum!(Encirclement { None => "false", Every => "true", King => "king" });
 
 /// The named rule presets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,6 +187,8 @@ pub enum Preset {
     Copenhagen,
     Fetlar,
     Ashton,
+    HnefataflOrg11,
+    HnefataflOrg7,
 }
 
 named_enum!(Preset {
@@ -163,10 +201,12 @@ named_enum!(Preset {
     Copenhagen => "copenhagen",
     Fetlar => "fetlar",
     Ashton => "ashton",
+    HnefataflOrg11 => "hnefatafl-org-11",
+    HnefataflOrg7 => "hnefatafl-org-7",
 });
 
 impl Preset {
-    pub const ALL: [Preset; 9] = [
+    pub const ALL: [Preset; 11] = [
         Preset::Tablut,
         Preset::TablutLatin,
         Preset::Tablut1811,
@@ -176,6 +216,8 @@ impl Preset {
         Preset::Copenhagen,
         Preset::Fetlar,
         Preset::Ashton,
+        Preset::HnefataflOrg11,
+        Preset::HnefataflOrg7,
     ];
 }
 
@@ -271,8 +313,11 @@ pub struct RuleOptions {
     /// set is also an anvil against the king where custodial capture
     /// takes him.
     pub hostile_to: [Bitboard; 2],
-    pub exit_fort: bool,
-    pub encirclement: bool,
+    pub exit_fort: ExitFort,
+    pub encirclement: Encirclement,
+    /// The hnefatafl.org server's "defenders can't escape" win for the
+    /// attackers, tested after every move (`Position::cannot_escape`).
+    pub cannot_escape: bool,
     pub repetition: Repetition,
     /// The occurrence of a position that ends the game: 3 (the third,
     /// counting the start position) or 2 (the first recurrence of a
@@ -283,6 +328,10 @@ pub struct RuleOptions {
     /// Draw after this many plies in total (0 = off).
     pub ply_limit: u32,
 }
+
+/// The hnefatafl.org server draws a game whose 142nd ply does not win
+/// (its `MAX_TURNS` is 140: a play made with more than 140 before it).
+pub const HNEFATAFL_ORG_PLY_LIMIT: u32 = 142;
 
 /// The largest value of `NoCaptureLimit` and `PlyLimit`.
 pub const MAX_PLY_LIMIT: u32 = 100_000;
@@ -308,6 +357,7 @@ pub const RULE_OPTION_NAMES: &[&str] = &[
     "HostileToDefenders",
     "ExitFort",
     "Encirclement",
+    "CannotEscape",
     "Repetition",
     "RepetitionCount",
     "NoCaptureLimit",
@@ -389,8 +439,8 @@ impl RuleOptions {
     pub fn preset(preset: Preset) -> RuleOptions {
         use Hostility as H;
         let start = match preset {
-            Preset::Brandubh => START_7,
-            Preset::Copenhagen | Preset::Fetlar => START_11,
+            Preset::Brandubh | Preset::HnefataflOrg7 => START_7,
+            Preset::Copenhagen | Preset::Fetlar | Preset::HnefataflOrg11 => START_11,
             _ => START_9,
         };
         let mut r = RuleOptions {
@@ -411,8 +461,9 @@ impl RuleOptions {
             shieldwall_flank: true,
             camps: Vec::new(),
             hostile_to: [Bitboard::EMPTY; 2],
-            exit_fort: false,
-            encirclement: false,
+            exit_fort: ExitFort::None,
+            encirclement: Encirclement::None,
+            cannot_escape: false,
             repetition: Repetition::MoverLoses,
             repetition_count: 3,
             no_capture_limit: 100,
@@ -464,12 +515,31 @@ impl RuleOptions {
                 r.no_capture_limit = 0;
                 if preset == Preset::Copenhagen {
                     r.shieldwall = Shieldwall::Strong;
-                    r.exit_fort = true;
-                    r.encirclement = true;
+                    r.exit_fort = ExitFort::Strict;
+                    r.encirclement = Encirclement::Every;
                     r.repetition = Repetition::DefendersLose;
                 }
                 if preset == Preset::Fetlar {
-                    r.encirclement = true;
+                    r.encirclement = Encirclement::Every;
+                }
+            }
+            Preset::HnefataflOrg11 | Preset::HnefataflOrg7 => {
+                // The hnefatafl-copenhagen server's rules (docs/rules.md).
+                r.escape = Escape::Corner;
+                r.corners = Corners::Restricted;
+                r.shieldwall = Shieldwall::Strong;
+                r.encirclement = Encirclement::King;
+                r.cannot_escape = true;
+                r.repetition = Repetition::DefendersForbidden;
+                r.no_capture_limit = 0;
+                r.ply_limit = HNEFATAFL_ORG_PLY_LIMIT;
+                if preset == Preset::HnefataflOrg11 {
+                    r.king_capture = KingCapture::Strong;
+                    r.exit_fort = ExitFort::Flood;
+                } else {
+                    r.first = Side::Defenders;
+                    r.king_capture = KingCapture::Sandwich;
+                    r.throne_passage = ThronePassage::Wall;
                 }
             }
         }
@@ -523,8 +593,21 @@ impl RuleOptions {
                     _ => return Err(err(format!("'{value}' is not 2 or 3"))),
                 }
             }
-            "exitfort" => self.exit_fort = parse_bool(value).map_err(err)?,
-            "encirclement" => self.encirclement = parse_bool(value).map_err(err)?,
+            "exitfort" => {
+                self.exit_fort = match parse_bool(value) {
+                    Ok(true) => ExitFort::Strict,
+                    Ok(false) => ExitFort::None,
+                    Err(_) => value.parse().map_err(err)?,
+                }
+            }
+            "encirclement" => {
+                self.encirclement = match parse_bool(value) {
+                    Ok(true) => Encirclement::Every,
+                    Ok(false) => Encirclement::None,
+                    Err(_) => value.parse().map_err(err)?,
+                }
+            }
+            "cannotescape" => self.cannot_escape = parse_bool(value).map_err(err)?,
             "repetition" => self.repetition = value.parse().map_err(err)?,
             "nocapturelimit" => self.no_capture_limit = parse_ply_limit(value).map_err(err)?,
             "plylimit" => self.ply_limit = parse_ply_limit(value).map_err(err)?,
@@ -561,6 +644,7 @@ impl RuleOptions {
             "repetitioncount" => self.repetition_count.to_string(),
             "exitfort" => self.exit_fort.to_string(),
             "encirclement" => self.encirclement.to_string(),
+            "cannotescape" => self.cannot_escape.to_string(),
             "repetition" => self.repetition.to_string(),
             "nocapturelimit" => self.no_capture_limit.to_string(),
             "plylimit" => self.ply_limit.to_string(),
@@ -626,7 +710,7 @@ impl Rules {
                 n = o.setup.size
             ));
         }
-        if !o.camps.is_empty() && o.exit_fort {
+        if !o.camps.is_empty() && o.exit_fort != ExitFort::None {
             return Err("camps and exit forts cannot be combined".into());
         }
         let setup = &rules.options.setup;

@@ -2,7 +2,7 @@
 //! move generation, captures and the game-ending checks that follow a move.
 
 use super::notation::Setup;
-use super::options::{KingCapture, Masks, Rules, Shieldwall};
+use super::options::{Encirclement, ExitFort, KingCapture, Masks, Rules, Shieldwall};
 use super::tables::{SLIDES, SLIDE_COUNTS, ZOBRIST_DEFENDERS_TO_MOVE, ZOBRIST_PIECES};
 use super::types::{Bitboard, Move, Piece, Side, Square, FILE_0, FILE_10, MAX_SIZE, STRIDE};
 use arrayvec::ArrayVec;
@@ -23,6 +23,7 @@ pub enum Reason {
     KingCaptured,
     Encircled,
     ExitFort,
+    CannotEscape,
     NoMoves,
     Repetition,
     NoCaptureLimit,
@@ -30,11 +31,12 @@ pub enum Reason {
 }
 
 impl Reason {
-    pub const ALL: [Reason; 8] = [
+    pub const ALL: [Reason; 9] = [
         Reason::KingEscaped,
         Reason::KingCaptured,
         Reason::Encircled,
         Reason::ExitFort,
+        Reason::CannotEscape,
         Reason::NoMoves,
         Reason::Repetition,
         Reason::NoCaptureLimit,
@@ -46,6 +48,7 @@ impl Reason {
             Reason::KingCaptured => "king-captured",
             Reason::Encircled => "encircled",
             Reason::ExitFort => "exit-fort",
+            Reason::CannotEscape => "cannot-escape",
             Reason::NoMoves => "no-moves",
             Reason::Repetition => "repetition",
             Reason::NoCaptureLimit => "no-capture-limit",
@@ -274,6 +277,35 @@ impl Position {
     #[inline]
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// The hash of the pieces alone, the side to move left out: positions
+    /// with equal boards have equal board hashes.
+    #[inline]
+    pub fn board_hash(&self) -> u64 {
+        match self.side {
+            Side::Attackers => self.hash,
+            Side::Defenders => self.hash ^ ZOBRIST_DEFENDERS_TO_MOVE,
+        }
+    }
+
+    /// Under `Repetition=defenders-forbidden`: whether the move `mv` of the
+    /// side to move, with its piece slid but before any capture, makes a
+    /// board equal to one of `earlier` (full position hashes, either side
+    /// to move), as the hnefatafl.org server compares boards.
+    pub fn recreates_board(&self, mv: Move, earlier: &[u64]) -> bool {
+        let kind = if self.king.has(mv.from()) {
+            Piece::King
+        } else if self.side == Side::Attackers {
+            Piece::Attacker
+        } else {
+            Piece::Defender
+        };
+        let board = self.board_hash()
+            ^ ZOBRIST_PIECES[kind as usize][mv.from().index()]
+            ^ ZOBRIST_PIECES[kind as usize][mv.to().index()];
+        let other = board ^ ZOBRIST_DEFENDERS_TO_MOVE;
+        earlier.iter().any(|&h| h == board || h == other)
     }
     #[inline]
     pub fn side_to_move(&self) -> Side {
@@ -643,7 +675,7 @@ impl Position {
             Side::Defenders => {
                 if kind == Piece::King && m.escape.has(to) {
                     Some(Outcome::win(Side::Defenders, Reason::KingEscaped))
-                } else if rules.options().exit_fort && next.is_exit_fort(rules) {
+                } else if rules.options().exit_fort != ExitFort::None && next.is_exit_fort(rules) {
                     Some(Outcome::win(Side::Defenders, Reason::ExitFort))
                 } else {
                     None
@@ -652,13 +684,28 @@ impl Position {
             Side::Attackers => {
                 if next.king_captured_by(rules, to) {
                     Some(Outcome::win(Side::Attackers, Reason::KingCaptured))
-                } else if rules.options().encirclement && next.is_encircled(rules) {
+                } else if rules.options().exit_fort == ExitFort::Flood && next.is_flood_fort(rules)
+                {
+                    // The server tests forts after every move: an attacker
+                    // leaving the king's region can complete one.
+                    Some(Outcome::win(Side::Defenders, Reason::ExitFort))
+                } else if rules.options().encirclement != Encirclement::None
+                    && next.is_encircled(rules)
+                {
                     Some(Outcome::win(Side::Attackers, Reason::Encircled))
                 } else {
                     None
                 }
             }
         };
+        if next.outcome.is_none() && rules.options().cannot_escape {
+            // After the move's own results, and not on the ply that the
+            // ply limit draws (the server decides that one first).
+            let limit = rules.options().ply_limit;
+            if (limit == 0 || next.ply < limit) && next.cannot_escape(rules) {
+                next.outcome = Some(Outcome::win(Side::Attackers, Reason::CannotEscape));
+            }
+        }
         next
     }
 
@@ -852,6 +899,17 @@ impl Position {
         let throne_empty = m.throne & !self.king;
         match rules.options().king_capture {
             KingCapture::Strong => surround(throne_empty),
+            KingCapture::Sandwich if (kb & m.throne).any() => surround(Bitboard::EMPTY),
+            KingCapture::Sandwich => {
+                // Along the arriving attacker's line: an attacker or a
+                // corner beyond; the throne is no anvil.
+                let far = Bitboard(if to.index() > k.index() {
+                    kb.0 >> (to.index() - k.index())
+                } else {
+                    kb.0 << (k.index() - to.index())
+                }) & around;
+                (far & (self.attackers | m.corners)).any()
+            }
             KingCapture::Linnaeus if (kb & m.throne).any() => surround(Bitboard::EMPTY),
             KingCapture::Linnaeus if (around & m.throne).any() => surround(m.throne),
             KingCapture::Linnaeus | KingCapture::Weak => {
@@ -871,10 +929,214 @@ impl Position {
         }
     }
 
-    /// Encirclement: no defender and not the king can reach the edge by
-    /// orthogonal steps through squares not held by attackers.
+    /// Encirclement, as the rules define it: `Every`: no defender and not
+    /// the king can reach the edge by orthogonal steps through squares not
+    /// held by attackers; `King`: the king's region of such squares touches
+    /// no edge and holds every defender.
     pub fn is_encircled(&self, rules: &Rules) -> bool {
-        encircled(rules.masks(), self.attackers, self.defenders | self.king)
+        encirclement_holds(rules, self.attackers, self.defenders, self.king)
+    }
+
+    /// The hnefatafl.org server's "defenders can't escape" rule (its
+    /// `can_not_escape`, step for step), tested after every move: the
+    /// attackers win when the king is trapped on the edge (see
+    /// [`Position::king_trapped_on_edge`]), or when every corner is shut
+    /// (see [`Position::corner_zone`]) and, along every edge, the squares
+    /// outside the corners' zones and free of attackers form at most one
+    /// run of at most two squares (three with fewer than six defenders
+    /// left; any run with fewer than four defenders and 13 attackers or
+    /// more).
+    pub fn cannot_escape(&self, rules: &Rules) -> bool {
+        let m = rules.masks();
+        let defenders_left = self.defenders.count();
+        let attackers_left = self.attackers.count();
+        if self.king_trapped_on_edge(rules, defenders_left, attackers_left) {
+            return true;
+        }
+        let mut zones = Bitboard::EMPTY;
+        for c in m.corners.squares() {
+            match self.corner_zone(rules, c) {
+                Some(z) => zones |= z,
+                None => return false,
+            }
+        }
+        let open = m.edge & !self.attackers & !zones;
+        let n = rules.size();
+        let runs_at_most = |len: u32| {
+            [0, n - 1].into_iter().all(|i| {
+                let rank = (open.0 >> (i * STRIDE)) as u16 & ((1 << n) - 1);
+                let file = (0..n).fold(0u16, |b, r| {
+                    b | (u16::from(open.has(Square::new(r, i))) << r)
+                });
+                [rank, file].into_iter().all(|bits| {
+                    let run = bits >> bits.trailing_zeros().min(15);
+                    bits == 0 || (run & run.wrapping_add(1) == 0 && bits.count_ones() <= len)
+                })
+            })
+        };
+        (defenders_left < 4 && attackers_left >= 13)
+            || (defenders_left < 6 && runs_at_most(3))
+            || runs_at_most(2)
+    }
+
+    /// The server's `king_trapped`: the king on an edge (not beside a
+    /// corner), the two squares on each side of him along the edge held by
+    /// attackers (a corner stands in for one, and then counts as an
+    /// attacker too); with more than five attackers, also the two squares
+    /// straight in from him; and then fewer than two defenders left, or
+    /// more than seven attackers with the two squares straight in from one
+    /// of the king's edge neighbours held.
+    fn king_trapped_on_edge(
+        &self,
+        rules: &Rules,
+        defenders_left: u32,
+        attackers_left: u32,
+    ) -> bool {
+        let m = rules.masks();
+        let n = rules.size();
+        let Some(k) = self.king.first() else {
+            return false;
+        };
+        let (r, f) = (k.rank() as i32, k.file() as i32);
+        let last = n as i32 - 1;
+        // The edge the server looks at first: file a, the last file, the
+        // top rank, the bottom rank (its x = 0, x = n-1, y = 0, y = n-1).
+        let (along, inward): ((i32, i32), (i32, i32)) = if f == 0 {
+            ((1, 0), (0, 1))
+        } else if f == last {
+            ((1, 0), (0, -1))
+        } else if r == last {
+            ((0, 1), (-1, 0))
+        } else if r == 0 {
+            ((0, 1), (1, 0))
+        } else {
+            return false;
+        };
+        let pos_along = if along.0 != 0 { r } else { f };
+        if pos_along == 1 || pos_along == last - 1 {
+            return false;
+        }
+        let at = |dr: i32, df: i32| -> Option<Square> {
+            let (rr, ff) = (r + dr, f + df);
+            (rr >= 0 && ff >= 0 && rr <= last && ff <= last)
+                .then(|| Square::new(rr as usize, ff as usize))
+        };
+        let attacker = |dr: i32, df: i32| at(dr, df).is_some_and(|s| self.attackers.has(s));
+        let mut attackers_left = attackers_left;
+        for d in [-2, -1, 1, 2] {
+            match at(along.0 * d, along.1 * d) {
+                Some(s) if m.corners.has(s) => attackers_left += 1,
+                Some(s) if self.attackers.has(s) => {}
+                _ => return false,
+            }
+        }
+        let straight_in = attacker(inward.0, inward.1) && attacker(2 * inward.0, 2 * inward.1);
+        if attackers_left > 5 && !straight_in {
+            return false;
+        }
+        let beside_in = |d: i32| {
+            attacker(along.0 * d + inward.0, along.1 * d + inward.1)
+                && attacker(along.0 * d + 2 * inward.0, along.1 * d + 2 * inward.1)
+        };
+        defenders_left < 2 || (attackers_left > 7 && (beside_in(1) || beside_in(-1)))
+    }
+
+    /// The server's `closed_off_exit` for corner `c`: the squares its
+    /// attackers hold shut there, or `None` when a defender can come near.
+    /// Two attackers in a row along both edges from the corner shut it by
+    /// themselves. Otherwise the corner's two neighbours (when empty or
+    /// attackers) and the edge squares of the empty region spreading from
+    /// theirs count, and any defender or the king reached by the spread
+    /// (beyond those two neighbours) opens the corner.
+    fn corner_zone(&self, rules: &Rules, c: Square) -> Option<Bitboard> {
+        let m = rules.masks();
+        let near = c.bb().neighbours(m.board);
+        let next = (near.neighbours(m.board) & m.edge) & !near & !c.bb();
+        if ((near | next) & !self.attackers).is_empty() && near.count() == 2 && next.count() == 2 {
+            return Some(c.bb() | near | next);
+        }
+        let empty = m.board & !self.occupied();
+        let defenders = self.defenders | self.king;
+        let seeds = near & (empty | self.attackers);
+        let mut seen = c.bb() | near;
+        let mut frontier = seeds.neighbours(m.board) & !seen;
+        let mut reached_empty = Bitboard::EMPTY;
+        while frontier.any() {
+            if (frontier & defenders).any() {
+                return None;
+            }
+            seen |= frontier;
+            let spread = frontier & empty;
+            reached_empty |= spread;
+            frontier = spread.neighbours(m.board) & !seen;
+        }
+        Some(c.bb() | seeds | (reached_empty & m.edge))
+    }
+
+    /// The hnefatafl.org server's exit fort test, step for step (its
+    /// `flood_fill_defender_wins`): the king is on the edge with an empty
+    /// square beside him; a depth-first walk over the empty squares from
+    /// his four neighbours meets no attacker; and each defender it meets
+    /// (the king included) has, across the step by which it was first
+    /// reached, a defender or the board's end on at least one side (this
+    /// last only while the attackers have two pieces or more). The walk's
+    /// order decides from which side a defender is first reached, so it is
+    /// kept exactly: a stack, neighbours pushed up, left, down, right.
+    pub fn is_flood_fort(&self, rules: &Rules) -> bool {
+        let m = rules.masks();
+        let Some(k) = self.king.first() else {
+            return false;
+        };
+        let empty = m.board & !self.occupied();
+        if !m.edge.has(k) || (k.bb().neighbours(m.board) & empty).is_empty() {
+            return false;
+        }
+        let defenders = self.defenders | self.king;
+        let many_attackers = self.attackers.count() > 1;
+        // Direction order of the server: up (rank + 1), left, down, right;
+        // a vertical step checks the flanks left and right of the square.
+        const ORDER: [(usize, bool); 4] =
+            [(NORTH, true), (WEST, false), (SOUTH, true), (EAST, false)];
+        let step = |sq: Square, dir: usize| {
+            let b = shift(sq.bb(), dir) & m.board;
+            b.first()
+        };
+        // A side off the board counts as guarded.
+        let guarded = |sq: Square, dir: usize| match step(sq, dir) {
+            Some(n) => defenders.has(n),
+            None => true,
+        };
+        let mut stack: ArrayVec<(Square, bool), 512> = ArrayVec::new();
+        let mut seen = Bitboard::EMPTY;
+        for (dir, vertical) in ORDER {
+            if let Some(n) = step(k, dir) {
+                stack.push((n, vertical));
+            }
+        }
+        while let Some((sq, vertical)) = stack.pop() {
+            if empty.has(sq) {
+                for (dir, v) in ORDER {
+                    if let Some(n) = step(sq, dir) {
+                        if !seen.has(n) && !stack.is_full() {
+                            seen.set(n);
+                            stack.push((n, v));
+                        }
+                    }
+                }
+            } else if self.attackers.has(sq) {
+                return false;
+            } else if many_attackers {
+                let (a, b) = if vertical {
+                    (EAST, WEST)
+                } else {
+                    (NORTH, SOUTH)
+                };
+                if !guarded(sq, a) && !guarded(sq, b) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// Exit fort (Copenhagen): the king is on the edge, can move, and the
@@ -884,6 +1146,9 @@ impl Position {
     /// next to it is ever captured. See [`fort::holds`] for how "never" is
     /// decided.
     pub fn is_exit_fort(&self, rules: &Rules) -> bool {
+        if rules.options().exit_fort == ExitFort::Flood {
+            return self.is_flood_fort(rules);
+        }
         let m = rules.masks();
         let Some(k) = self.king.first() else {
             return false;
@@ -949,6 +1214,38 @@ impl fmt::Debug for Position {
             "Position {{ attackers: {:?}, defenders: {:?}, king: {:?}, side: {:?} }}",
             self.attackers, self.defenders, self.king, self.side
         )
+    }
+}
+
+/// Whether the rules' encirclement holds with these pieces (`defenders`:
+/// the soldiers, without the king).
+fn encirclement_holds(
+    rules: &Rules,
+    attackers: Bitboard,
+    defenders: Bitboard,
+    king: Bitboard,
+) -> bool {
+    let m = rules.masks();
+    match rules.options().encirclement {
+        Encirclement::None => false,
+        Encirclement::Every => encircled(m, attackers, defenders | king),
+        Encirclement::King => {
+            let region = region_of(m, king, m.board & !attackers);
+            king.any() && (region & m.edge).is_empty() && (defenders & !region).is_empty()
+        }
+    }
+}
+
+/// The squares of `within` connected to `seeds` by orthogonal steps inside
+/// `within` (the seeds included).
+fn region_of(m: &Masks, seeds: Bitboard, within: Bitboard) -> Bitboard {
+    let mut reach = seeds & within;
+    loop {
+        let next = (reach | reach.neighbours(m.board)) & within;
+        if next == reach {
+            return reach;
+        }
+        reach = next;
     }
 }
 

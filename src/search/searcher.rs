@@ -9,7 +9,7 @@ use super::params::*;
 use super::time::Deadlines;
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Features, Info, DRAW_VALUE_BASE, MAX_PLY, WIN, WIN_BOUND};
-use crate::rules::options::Repetition;
+use crate::rules::options::{Encirclement, Repetition};
 use crate::rules::{Bitboard, Move, MoveList, Position, Rules, Side, Square};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -286,10 +286,13 @@ impl<'a> Searcher<'a> {
         let h = pos.hash();
         let n = self.path.len();
         let window = (pos.plies_since_capture as usize + 1).min(n);
-        if self.path[n - window..n.saturating_sub(1)].contains(&h) {
+        let ends_games = !matches!(rules.repetition, Repetition::DefendersForbidden);
+        if ends_games && self.path[n - window..n.saturating_sub(1)].contains(&h) {
             let win = WIN - ply as i32;
             return Some(match rules.repetition {
-                Repetition::None | Repetition::Draw => self.draw_score(pos),
+                Repetition::None | Repetition::Draw | Repetition::DefendersForbidden => {
+                    self.draw_score(pos)
+                }
                 // The side that just moved made the repetition.
                 Repetition::MoverLoses => win,
                 Repetition::DefendersLose if pos.side_to_move() == Side::Defenders => -win,
@@ -434,6 +437,16 @@ impl<'a> Searcher<'a> {
     fn node_moves(&self, pos: &Position, root: bool) -> MoveList {
         let mut moves = MoveList::new();
         pos.generate_moves(self.rules, &mut moves);
+        if self.rules.options().repetition == Repetition::DefendersForbidden
+            && pos.side_to_move() == Side::Defenders
+        {
+            // `path` ends with this position; the boards since the last
+            // capture are the ones a defenders' move may not recreate.
+            let n = self.path.len();
+            let window = (pos.plies_since_capture as usize + 1).min(n);
+            let earlier = &self.path[n - window..];
+            moves.retain(|m| !pos.recreates_board(*m, earlier));
+        }
         if root && !self.setup.root_moves.is_empty() {
             moves.retain(|m| self.setup.root_moves.contains(m));
         }
@@ -759,7 +772,8 @@ impl<'a> Searcher<'a> {
         QuietFilter {
             quiet_squares,
             king_lines,
-            encircling: facts.side == Side::Attackers && self.rules.options().encirclement,
+            encircling: facts.side == Side::Attackers
+                && self.rules.options().encirclement != Encirclement::None,
             king: facts.king,
             killers: self.killers[ply],
         }

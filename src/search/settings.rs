@@ -3,8 +3,8 @@
 //! that one table says what can be set and in what range.
 
 use crate::rules::options::{
-    Corners, Escape, Hostility, KingArmed, KingCapture, Repetition, Shieldwall, ThronePassage,
-    MAX_PLY_LIMIT, RULE_OPTION_NAMES,
+    Corners, Encirclement, Escape, ExitFort, Hostility, KingArmed, KingCapture, Repetition,
+    Shieldwall, ThronePassage, MAX_PLY_LIMIT, RULE_OPTION_NAMES,
 };
 use crate::rules::otn::otn_rules_string;
 use crate::rules::{Preset, Rules};
@@ -183,6 +183,10 @@ pub fn option_table(s: &Settings, rules: &Rules) -> Vec<OptionInfo> {
             "Shieldwall" => OptionKind::Combo(Shieldwall::NAMES),
             "KingCapture" => OptionKind::Combo(KingCapture::NAMES),
             "Repetition" => OptionKind::Combo(Repetition::NAMES),
+            "ExitFort" => OptionKind::Combo(ExitFort::NAMES),
+            "Encirclement" => OptionKind::Combo(Encirclement::NAMES),
+            "Camps" | "HostileToAttackers" | "HostileToDefenders" => OptionKind::Text,
+            "RepetitionCount" => OptionKind::Spin { min: 2, max: 3 },
             "NoCaptureLimit" | "PlyLimit" => OptionKind::Spin {
                 min: 0,
                 max: MAX_PLY_LIMIT as i64,

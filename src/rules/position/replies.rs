@@ -8,7 +8,7 @@
 //! Moves that might capture or end the game are made in full.
 
 use super::{shift, MoveList, Position, MAX_SIZE};
-use crate::rules::options::{Masks, Rules, Shieldwall};
+use crate::rules::options::{Encirclement, ExitFort, Masks, Rules, Shieldwall};
 use crate::rules::tables::{SLIDES, SLIDE_COUNTS};
 use crate::rules::types::{Bitboard, Move, Side, Square};
 
@@ -170,7 +170,8 @@ impl Position {
             } else {
                 (Square::new(j, along - MAX_SIZE), j)
             };
-            if before.eventful.has(to) || before.encircling && self.encircled_after(m, from, to) {
+            if before.eventful.has(to) || before.encircling && self.encircled_after(rules, from, to)
+            {
                 sum += self.full_count(rules, Move::new(from, to));
                 continue;
             }
@@ -210,7 +211,14 @@ impl Position {
         let m = rules.masks();
         let mover = self.side;
         // With the king on the edge any defender move may close an exit fort.
-        if mover == Side::Defenders && rules.options().exit_fort && (self.king & m.edge).any() {
+        // Any move may complete the server's forts (with the king on the
+        // edge) or shut the last way out.
+        let fort = rules.options().exit_fort;
+        if rules.options().cannot_escape
+            || ((self.king & m.edge).any()
+                && (fort == ExitFort::Flood
+                    || (mover == Side::Defenders && fort != ExitFort::None)))
+        {
             return m.board;
         }
         let own = self.pieces(mover);
@@ -246,9 +254,9 @@ impl Position {
 
     /// Whether an attacker moving `from`→`to` leaves the defenders encircled.
     #[inline]
-    fn encircled_after(&self, m: &Masks, from: Square, to: Square) -> bool {
+    fn encircled_after(&self, rules: &Rules, from: Square, to: Square) -> bool {
         let attackers = self.attackers ^ from.bb() ^ to.bb();
-        super::encircled(m, attackers, self.defenders | self.king)
+        super::encirclement_holds(rules, attackers, self.defenders, self.king)
     }
 
     /// The opponent's soldiers and their moves, line by line, and what
@@ -280,7 +288,8 @@ impl Position {
             count,
             total,
             eventful: self.eventful_squares(rules),
-            encircling: self.side == Side::Attackers && rules.options().encirclement,
+            encircling: self.side == Side::Attackers
+                && rules.options().encirclement != Encirclement::None,
             king: match opponent {
                 Side::Defenders => self.king.first(),
                 Side::Attackers => None,

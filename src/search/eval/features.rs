@@ -211,7 +211,7 @@ pub fn extract(pos: &Position, rules: &Rules, sink: &mut impl Sink) {
     king(pos, rules, k, sink);
     let adjacent = (k.bb().neighbours(m.board) & attackers).count() as i32;
     let pressure = match o.king_capture {
-        KingCapture::Weak => F::PressureWeak,
+        KingCapture::Weak | KingCapture::Sandwich => F::PressureWeak,
         KingCapture::Linnaeus => F::PressureLinnaeus,
         KingCapture::Strong => F::PressureStrong,
     };

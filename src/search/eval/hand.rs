@@ -177,7 +177,7 @@ pub fn breakdown(pos: &Position, rules: &Rules) -> Breakdown {
         b.blockade = -((pos.attackers() & guards).count() as i32) * w.corner_guard;
     }
     let pressure = w.king_pressure[match rules.options().king_capture {
-        KingCapture::Weak => 0,
+        KingCapture::Weak | KingCapture::Sandwich => 0,
         KingCapture::Linnaeus => 1,
         KingCapture::Strong => 2,
     }];
@@ -222,7 +222,7 @@ pub fn as_features(rules: &Rules) -> [f64; super::features::COUNT] {
         }
     }
     let (pressure, feature) = match rules.options().king_capture {
-        KingCapture::Weak => (w.king_pressure[0], F::PressureWeak),
+        KingCapture::Weak | KingCapture::Sandwich => (w.king_pressure[0], F::PressureWeak),
         KingCapture::Linnaeus => (w.king_pressure[1], F::PressureLinnaeus),
         KingCapture::Strong => (w.king_pressure[2], F::PressureStrong),
     };
