@@ -51,6 +51,137 @@ pub enum Command {
     Stats(StatsArgs),
     /// Play one game on a Tablut Challenge server (Ashton rules).
     TablutChallenge(TablutChallengeArgs),
+    /// Play as a bot account on a hnefatafl-copenhagen server (hnefatafl.org).
+    HnefataflBot(HnefataflBotArgs),
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum BotRole {
+    Attacker,
+    Defender,
+}
+
+impl From<BotRole> for Side {
+    fn from(r: BotRole) -> Side {
+        match r {
+            BotRole::Attacker => Side::Attackers,
+            BotRole::Defender => Side::Defenders,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("games").required(true).args(["create", "accept", "join"])))]
+pub struct HnefataflBotArgs {
+    /// The server's host name or address.
+    #[arg(long)]
+    pub host: String,
+    /// The server's port.
+    #[arg(long, default_value_t = 49152)]
+    pub port: u16,
+    /// The bot's account name (the server's bots are named ai-…; at most 16 characters).
+    #[arg(long)]
+    pub username: String,
+    /// The password; better given in the environment variable KONAKIS_BOT_PASSWORD,
+    /// which keeps it off the command line (and out of `ps`).
+    #[arg(long, env = "KONAKIS_BOT_PASSWORD", hide_env_values = true)]
+    pub password: String,
+    /// Create the account at the first login.
+    #[arg(long)]
+    pub create_account: bool,
+    /// Post one game with us in this role, play whoever joins, then exit.
+    #[arg(long, value_enum)]
+    pub create: Option<BotRole>,
+    /// Post games one after another (as --role) and play N challengers, then exit.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub accept: Option<u32>,
+    /// Ask to join the posted game with this id, play it, then exit.
+    #[arg(long, value_name = "ID")]
+    pub join: Option<u128>,
+    /// Our role in the games --accept posts.
+    #[arg(long, value_enum, default_value = "attacker")]
+    pub role: BotRole,
+    /// Board size of the games we post: 7 (brandubh) or 11 (Copenhagen).
+    #[arg(long, default_value_t = 11, value_parser = parse_board)]
+    pub board: usize,
+    /// Clock of the games we post: <milliseconds>+<seconds> (Fischer) or untimed.
+    #[arg(long, default_value = "300000+10")]
+    pub time: String,
+    /// Post rated games.
+    #[arg(long)]
+    pub rated: bool,
+    /// Thinking time per move in untimed games, in milliseconds.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(10..=3_600_000))]
+    pub movetime: u64,
+    /// Fixed nodes per move instead of the clock (a weaker, quicker bot).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
+    /// Hash table size in MiB.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub hash: u64,
+    /// Reconnection attempts in a row before giving up (waits 2, 4, 8, … s).
+    #[arg(long, default_value_t = 5)]
+    pub reconnects: u32,
+}
+
+fn parse_board(s: &str) -> Result<usize, String> {
+    match s {
+        "7" => Ok(7),
+        "11" => Ok(11),
+        _ => Err(format!("'{s}' is not a board the bot plays: 7 or 11")),
+    }
+}
+
+/// `konakis hnefatafl-bot`: plays its games; the log and results go to stderr.
+pub fn run_hnefatafl_bot(args: &HnefataflBotArgs) -> Result<(), String> {
+    use crate::protocol::hnefatafl_bot::{run, BotSettings, Clock, GameOffer, Mode};
+    let clock: Clock = args.time.parse()?;
+    let offer = |role: Side| GameOffer {
+        role,
+        board: args.board,
+        clock,
+        rated: args.rated,
+    };
+    let mode = match (args.create, args.accept, args.join) {
+        (Some(role), None, None) => Mode::Create(offer(role.into())),
+        (None, Some(games), None) => Mode::Accept {
+            games,
+            offer: offer(args.role.into()),
+        },
+        (None, None, Some(id)) => Mode::Join { id },
+        _ => return Err("give one of --create, --accept and --join".into()),
+    };
+    if args.username.is_empty()
+        || args.username.len() > 16
+        || args.username.contains(char::is_whitespace)
+    {
+        return Err("--username: 1 to 16 characters, no spaces".into());
+    }
+    if args.password.is_empty() || args.password.len() > 32 {
+        return Err("the password must have 1 to 32 characters".into());
+    }
+    let settings = BotSettings {
+        port: args.port,
+        create_account: args.create_account,
+        threads: args.threads as usize,
+        hash_mib: args.hash as usize,
+        move_time_ms: args.movetime,
+        nodes: args.nodes,
+        reconnects: args.reconnects,
+        ..BotSettings::new(&args.host, &args.username, &args.password, mode)
+    };
+    let reports = run(settings)?;
+    let won = reports.iter().filter(|r| r.winner == Some(r.ours)).count();
+    let drawn = reports.iter().filter(|r| r.winner.is_none()).count();
+    eprintln!(
+        "hnefatafl-bot: {} game(s): {won} won, {drawn} drawn, {} lost",
+        reports.len(),
+        reports.len() - won - drawn
+    );
+    Ok(())
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -665,7 +796,7 @@ pub fn run_replay(args: &ReplayArgs) -> Result<(), String> {
 /// Rule selection shared by the subcommands.
 #[derive(Args, Debug, Clone)]
 pub struct RuleArgs {
-    /// Rule preset: tablut, tablut-latin, tablut-1811, tablut-english, tablut-corner, brandubh, copenhagen, fetlar, ashton.
+    /// Rule preset: tablut, tablut-latin, tablut-1811, tablut-english, tablut-corner, brandubh, copenhagen, fetlar, ashton, hnefatafl-org-11, hnefatafl-org-7.
     #[arg(long, default_value = "tablut")]
     pub variant: String,
     /// Override one rule option, e.g. --rule ExitFort=false (repeatable; see docs/rules.md).

@@ -1,7 +1,7 @@
 use clap::Parser;
 use konakis::cli::{
-    group_engine_words, run_bench, run_datagen, run_match, run_openings, run_perft, run_replay,
-    run_stats, run_tablut_challenge, run_tune, Cli, Command,
+    group_engine_words, run_bench, run_datagen, run_hnefatafl_bot, run_match, run_openings,
+    run_perft, run_replay, run_stats, run_tablut_challenge, run_tune, Cli, Command,
 };
 
 fn main() {
@@ -29,6 +29,7 @@ fn main() {
         Some(Command::Openings(args)) => run_openings(&args),
         Some(Command::Stats(args)) => run_stats(&args),
         Some(Command::TablutChallenge(args)) => run_tablut_challenge(&args),
+        Some(Command::HnefataflBot(args)) => run_hnefatafl_bot(&args),
         Some(Command::Otep(args)) => {
             konakis::protocol::otep::run_stdio(konakis::protocol::otep::OtepSettings {
                 untimed_move_ms: args.movetime.max(10),

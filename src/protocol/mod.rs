@@ -2,6 +2,7 @@
 //! output sink they share. Protocol code only parses and formats.
 
 pub mod command;
+pub mod hnefatafl_bot;
 pub mod otep;
 pub mod tablut_challenge;
 pub mod tei;
