@@ -426,9 +426,9 @@ fn clocks_parse_and_policies_hold() {
     }
     assert!(should_resign(-29_990));
     assert!(!should_resign(-500));
-    assert!(!accept_draw(None, 10, 142));
-    assert!(!accept_draw(Some(50), 10, 142));
-    assert!(accept_draw(Some(-400), 10, 142));
-    assert!(accept_draw(Some(50), 135, 142));
-    assert!(!accept_draw(Some(29_990), 135, 142));
+    assert!(!accept_draw(None, 10, 141));
+    assert!(!accept_draw(Some(50), 10, 141));
+    assert!(accept_draw(Some(-400), 10, 141));
+    assert!(accept_draw(Some(50), 135, 141));
+    assert!(!accept_draw(Some(29_990), 135, 141));
 }

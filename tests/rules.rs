@@ -1013,7 +1013,7 @@ fn hnefatafl_org_options() {
     assert_eq!(r.get("ExitFort").as_deref(), Some("flood"));
     assert_eq!(r.get("Encirclement").as_deref(), Some("king"));
     assert_eq!(r.get("CannotEscape").as_deref(), Some("true"));
-    assert_eq!(r.get("PlyLimit").as_deref(), Some("142"));
+    assert_eq!(r.get("PlyLimit").as_deref(), Some("141"));
     let b = Rules::preset(Preset::HnefataflOrg7);
     assert_eq!(b.get("KingCapture").as_deref(), Some("sandwich"));
     assert_eq!(b.get("FirstMove").as_deref(), Some("defenders"));

@@ -329,9 +329,10 @@ pub struct RuleOptions {
     pub ply_limit: u32,
 }
 
-/// The hnefatafl.org server draws a game whose 142nd ply does not win
-/// (its `MAX_TURNS` is 140: a play made with more than 140 before it).
-pub const HNEFATAFL_ORG_PLY_LIMIT: u32 = 142;
+/// The hnefatafl.org server draws a game whose 141st ply does not win: a
+/// play made with more than `MAX_TURNS` = 140 records before it, and a
+/// server game starts with one empty record.
+pub const HNEFATAFL_ORG_PLY_LIMIT: u32 = 141;
 
 /// The largest value of `NoCaptureLimit` and `PlyLimit`.
 pub const MAX_PLY_LIMIT: u32 = 100_000;

@@ -1230,22 +1230,23 @@ fn encirclement_holds(
         Encirclement::None => false,
         Encirclement::Every => encircled(m, attackers, defenders | king),
         Encirclement::King => {
-            let region = region_of(m, king, m.board & !attackers);
-            king.any() && (region & m.edge).is_empty() && (defenders & !region).is_empty()
+            // The king's region, given up as soon as it reaches the edge.
+            let free = m.board & !attackers;
+            let mut region = king;
+            if (region & m.edge).any() || region.is_empty() {
+                return false;
+            }
+            loop {
+                let next = (region | region.neighbours(m.board)) & free;
+                if (next & m.edge).any() {
+                    return false;
+                }
+                if next == region {
+                    return (defenders & !region).is_empty();
+                }
+                region = next;
+            }
         }
-    }
-}
-
-/// The squares of `within` connected to `seeds` by orthogonal steps inside
-/// `within` (the seeds included).
-fn region_of(m: &Masks, seeds: Bitboard, within: Bitboard) -> Bitboard {
-    let mut reach = seeds & within;
-    loop {
-        let next = (reach | reach.neighbours(m.board)) & within;
-        if next == reach {
-            return reach;
-        }
-        reach = next;
     }
 }
 

@@ -760,7 +760,7 @@ impl<'a> Searcher<'a> {
         ply: usize,
     ) -> QuietFilter {
         let (quiet_squares, king_lines) = if lmp_node {
-            let eventful = pos.eventful_squares(self.rules);
+            let eventful = pos.pruning_eventful_squares(self.rules);
             let lines = match (facts.side, facts.king) {
                 (Side::Defenders, Some(k)) => k.rank_and_file(),
                 _ => Bitboard::EMPTY,
