@@ -879,6 +879,17 @@ impl<'a> Bot<'a> {
             plies: self.engine.game().moves().len(),
         };
         (self.log)(&format!("result: {report}"));
+        // A check of our rules against the server's: after a move that
+        // ended the game, both must name the same winner.
+        let ours = self.engine.game().outcome();
+        (self.log)(&match ours {
+            Some(o) if o.winner == winner => format!("our rules agree: {o}"),
+            Some(o) => format!(
+                "RULES DIFFER: our game says {o}, the server {}",
+                winner.map_or("a draw", Side::name)
+            ),
+            None => "our rules play on here: the game ended by resignation, agreement or the clock".into(),
+        });
         self.reports.push(report);
         self.need_offer = true;
         self.reports.len() >= self.games_wanted()
