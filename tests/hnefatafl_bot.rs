@@ -288,6 +288,39 @@ fn resumes_the_game_after_a_dropped_connection() {
     assert_eq!(reports[0].plies, 3);
 }
 
+/// A move the bot never heard (a lost line): asked to move while its game
+/// has the other side to move, it fetches the game and then plays.
+#[test]
+fn a_missed_move_is_fetched_before_moving() {
+    let (l, port) = listener();
+    let (bot, log) = start_bot(settings(port, Mode::Join { id: 4 }));
+    let mut p = Peer::accept(&l);
+    p.login("= login");
+    p.expect("join_game_pending");
+    p.send("= join_game_pending 4");
+    p.send("= join_game human ai-konakis unrated fischer 60000 1 11");
+    let mut game = Game::new(Rules::preset(Preset::HnefataflOrg11));
+    let theirs = game.legal_moves()[0];
+    game.play(theirs).unwrap();
+    // The `game 4 play attacker …` line is lost; only the request comes.
+    p.send("game 4 generate_move defender");
+    assert_eq!(p.expect("resume_game_json"), "resume_game_json 4");
+    p.send(&format!(
+        r#"= resume_game_json {{"id":4,"attackers":"human","defenders":"ai-konakis","dim":11,"start":"","time_control":null,"time_remaining_ms":null,"moves":"{}-{}","rated":false,"messages":[]}}"#,
+        theirs.from(),
+        theirs.to()
+    ));
+    let mv = p.bot_move(4, "defender", 11);
+    game.play(mv).expect("legal after the resync");
+    p.send("= game_over 4 defender_wins");
+    bot.join().unwrap().unwrap();
+    assert!(log
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|l| l.contains("other side to move")));
+}
+
 /// Playing the defenders while the attackers shuffle one piece back and
 /// forth: the fake server refuses (with the real server's words) any move
 /// that recreates an earlier board, and none comes.

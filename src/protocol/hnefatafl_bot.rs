@@ -780,7 +780,21 @@ impl<'a> Bot<'a> {
             }
             ServerLine::GenerateMove { id, side } => {
                 let ours = matches!(&self.current, Some(c) if c.id == id && c.ours == side && !c.resyncing);
-                if ours {
+                if !ours {
+                    return Ok(false);
+                }
+                let game = self.engine.game();
+                if game.outcome().is_none() && game.side_to_move() != side {
+                    // A move we never heard of: fetch the game, then move.
+                    (self.log)(
+                        "asked to move while our game has the other side to move: asking for the whole game",
+                    );
+                    if let Some(cur) = &mut self.current {
+                        cur.resyncing = true;
+                    }
+                    link.send(&format!("resume_game_json {id}"), self.log)
+                        .map_err(Break::Dropped)?;
+                } else {
                     self.move_now(link)?;
                 }
             }
@@ -888,7 +902,8 @@ impl<'a> Bot<'a> {
                 "RULES DIFFER: our game says {o}, the server {}",
                 winner.map_or("a draw", Side::name)
             ),
-            None => "our rules play on here: the game ended by resignation, agreement or the clock".into(),
+            None => "our rules play on here: the game ended by resignation, agreement or the clock"
+                .into(),
         });
         self.reports.push(report);
         self.need_offer = true;
