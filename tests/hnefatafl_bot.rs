@@ -132,6 +132,33 @@ fn server_move(p: &mut Peer, game: &mut Game, id: u128, role: &str) {
     p.send(&format!("game {id} play {role} {} {}", mv.from(), mv.to()));
 }
 
+/// The server's `= resume_game_json` line for a game on 11x11 (the
+/// JSON the real server sends, its fields in its order).
+fn resume_line(id: u128, bot_attacks: bool, moves: &[Move], clock_ms: Option<[i64; 2]>) -> String {
+    let (attackers, defenders) = if bot_attacks {
+        ("ai-konakis", "human")
+    } else {
+        ("human", "ai-konakis")
+    };
+    let moves: Vec<String> = moves
+        .iter()
+        .map(|m| format!("{}-{}", m.from(), m.to()))
+        .collect();
+    let json = serde_json::json!({
+        "id": id,
+        "attackers": attackers,
+        "defenders": defenders,
+        "dim": 11,
+        "start": "",
+        "time_control": clock_ms.map(|_| serde_json::json!({"main_time_seconds": 60, "increment_length": 1})),
+        "time_remaining_ms": clock_ms.map(|[a, d]| serde_json::json!({"attackers": a, "defenders": d, "last_move": "2026-12-01T00:00:00Z"})),
+        "moves": moves.join(" "),
+        "rated": false,
+        "messages": [],
+    });
+    format!("= resume_game_json {json}")
+}
+
 #[test]
 fn login_refusals_are_clear_errors() {
     for (answer, expected) in [
@@ -240,7 +267,7 @@ fn a_refused_move_is_replaced_by_another() {
     let first = p.bot_move(3, "attacker", 11);
     p.send("? game play: you already reached that position");
     assert_eq!(p.expect("resume_game_json"), "resume_game_json 3");
-    p.send(r#"= resume_game_json {"id":3,"attackers":"ai-konakis","defenders":"human","dim":11,"start":"","time_control":null,"time_remaining_ms":null,"moves":"","rated":false,"messages":[]}"#);
+    p.send(&resume_line(3, true, &[], None));
     let second = p.bot_move(3, "attacker", 11);
     assert_ne!(first, second, "the refused move came again");
     let mut game = Game::new(Rules::preset(Preset::HnefataflOrg11));
@@ -276,10 +303,7 @@ fn resumes_the_game_after_a_dropped_connection() {
     let again = p.login("= login");
     assert!(again.contains(" login "), "{again}");
     assert_eq!(p.expect("resume_game_json"), "resume_game_json 7");
-    let moves = format!("{}-{} {}-{}", mv.from(), mv.to(), reply.from(), reply.to());
-    p.send(&format!(
-        r#"= resume_game_json {{"id":7,"attackers":"ai-konakis","defenders":"human","dim":11,"start":"","time_control":{{"main_time_seconds":60,"increment_length":1}},"time_remaining_ms":{{"attackers":55000,"defenders":58000,"last_move":"2026-12-01T00:00:00Z"}},"moves":"{moves}","rated":false,"messages":[]}}"#
-    ));
+    p.send(&resume_line(7, true, &[mv, reply], Some([55_000, 58_000])));
     let next = p.bot_move(7, "attacker", 11);
     game.play(next)
         .expect("the bot's move after resuming is legal");
@@ -305,11 +329,7 @@ fn a_missed_move_is_fetched_before_moving() {
     // The `game 4 play attacker …` line is lost; only the request comes.
     p.send("game 4 generate_move defender");
     assert_eq!(p.expect("resume_game_json"), "resume_game_json 4");
-    p.send(&format!(
-        r#"= resume_game_json {{"id":4,"attackers":"human","defenders":"ai-konakis","dim":11,"start":"","time_control":null,"time_remaining_ms":null,"moves":"{}-{}","rated":false,"messages":[]}}"#,
-        theirs.from(),
-        theirs.to()
-    ));
+    p.send(&resume_line(4, false, &[theirs], None));
     let mv = p.bot_move(4, "defender", 11);
     game.play(mv).expect("legal after the resync");
     p.send("= game_over 4 defender_wins");
@@ -359,15 +379,7 @@ fn the_defenders_never_recreate_a_board() {
                     refused += 1;
                     p.send("? game play: you already reached that position");
                     p.expect("resume_game_json");
-                    let moves: Vec<String> = game
-                        .moves()
-                        .iter()
-                        .map(|m| format!("{}-{}", m.from(), m.to()))
-                        .collect();
-                    p.send(&format!(
-                        r#"= resume_game_json {{"id":2,"attackers":"human","defenders":"ai-konakis","dim":11,"start":"","time_control":null,"time_remaining_ms":null,"moves":"{}","rated":false,"messages":[]}}"#,
-                        moves.join(" ")
-                    ));
+                    p.send(&resume_line(2, false, game.moves(), None));
                 }
             }
         }

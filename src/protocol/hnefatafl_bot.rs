@@ -281,10 +281,6 @@ pub struct ResumedGame {
     pub clock_ms: Option<[i64; 2]>,
 }
 
-fn parse_id(s: Option<&&str>) -> Option<u128> {
-    s.and_then(|t| t.parse().ok())
-}
-
 impl ServerLine {
     pub fn parse(line: &str) -> ServerLine {
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -330,13 +326,13 @@ impl ServerLine {
                 }
             }
             ["game", id, "play", role, "resigns", ..] => {
-                match (parse_id(Some(id)), parse_role(role)) {
+                match (id.parse::<u128>().ok(), parse_role(role)) {
                     (Some(id), Some(side)) => ServerLine::Resign { id, side },
                     _ => ServerLine::Other,
                 }
             }
             ["game", id, "play", role, from, to, ..] => {
-                match (parse_id(Some(id)), parse_role(role)) {
+                match (id.parse::<u128>().ok(), parse_role(role)) {
                     (Some(id), Some(side)) => ServerLine::Play {
                         id,
                         side,
@@ -347,7 +343,7 @@ impl ServerLine {
                 }
             }
             ["game", id, "generate_move", role, ..] => {
-                match (parse_id(Some(id)), parse_role(role)) {
+                match (id.parse::<u128>().ok(), parse_role(role)) {
                     (Some(id), Some(side)) => ServerLine::GenerateMove { id, side },
                     _ => ServerLine::Other,
                 }
@@ -372,7 +368,7 @@ impl ServerLine {
                     .map_or(ServerLine::Other, |id| ServerLine::GameOver { id, winner })
             }
             ["=", "draw", answer, ..] => ServerLine::Draw(answer.eq_ignore_ascii_case("accept")),
-            ["request_draw", id, role, ..] => match (parse_id(Some(id)), parse_role(role)) {
+            ["request_draw", id, role, ..] => match (id.parse::<u128>().ok(), parse_role(role)) {
                 (Some(id), Some(side)) => ServerLine::RequestDraw { id, side },
                 _ => ServerLine::Other,
             },
@@ -943,6 +939,16 @@ impl<'a> Bot<'a> {
         Ok(())
     }
 
+    /// Resigns the current game, saying why in the log.
+    fn resign(&mut self, link: &mut Link, why: &str) -> Result<(), Break> {
+        let Some(cur) = &self.current else {
+            return Ok(());
+        };
+        let line = format!("game {} play {} resigns _", cur.id, role_name(cur.ours));
+        (self.log)(&format!("{why}: resigning"));
+        link.send(&line, self.log).map_err(Break::Dropped)
+    }
+
     /// Searches and sends our move (or our resignation).
     fn move_now(&mut self, link: &mut Link) -> Result<(), Break> {
         let Some(cur) = &self.current else {
@@ -953,13 +959,7 @@ impl<'a> Bot<'a> {
         let mut playable = game.playable_moves();
         playable.retain(|m| !cur.refused.contains(m));
         if playable.is_empty() {
-            (self.log)("no move left to play here: resigning");
-            return link
-                .send(
-                    &format!("game {id} play {} resigns _", role_name(ours)),
-                    self.log,
-                )
-                .map_err(Break::Dropped);
+            return self.resign(link, "no move left to play here");
         }
         let started = Instant::now();
         let mut limits = if let Some(n) = self.settings.nodes {
@@ -1004,13 +1004,7 @@ impl<'a> Bot<'a> {
                 started.elapsed().as_millis()
             ));
             if should_resign(result.score) {
-                (self.log)("the search sees a forced loss: resigning");
-                return link
-                    .send(
-                        &format!("game {id} play {} resigns _", role_name(ours)),
-                        self.log,
-                    )
-                    .map_err(Break::Dropped);
+                return self.resign(link, "the search sees a forced loss");
             }
             mv
         };

@@ -336,10 +336,10 @@ impl Game {
         let to_move = pos.side_to_move();
         let no_moves = match self.forbidden_boards() {
             None => !pos.has_moves(&self.rules),
-            Some(_) => {
+            Some(earlier) => {
                 let mut list = MoveList::new();
-                self.moves_of_position(&mut list);
-                list.is_empty()
+                pos.generate_moves(&self.rules, &mut list);
+                list.iter().all(|m| pos.recreates_board(*m, &earlier))
             }
         };
         if no_moves {

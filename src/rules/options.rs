@@ -373,6 +373,16 @@ fn parse_bool(v: &str) -> Result<bool, String> {
     }
 }
 
+/// An option that takes a boolean for its two usual values, or a name:
+/// `true` is `on`, `false` is `off`.
+fn bool_or_named<T: FromStr<Err = String>>(v: &str, on: T, off: T) -> Result<T, String> {
+    match parse_bool(v) {
+        Ok(true) => Ok(on),
+        Ok(false) => Ok(off),
+        Err(_) => v.parse(),
+    }
+}
+
 fn parse_ply_limit(v: &str) -> Result<u32, String> {
     match v.parse::<u32>() {
         Ok(n) if n <= MAX_PLY_LIMIT => Ok(n),
@@ -562,22 +572,16 @@ impl RuleOptions {
             "occupiedthronehostile" => self.occupied_throne_hostile = value.parse().map_err(err)?,
             "corners" => self.corners = value.parse().map_err(err)?,
             "kingarmed" => {
-                self.king_armed = match parse_bool(value) {
-                    Ok(true) => KingArmed::Yes,
-                    Ok(false) => KingArmed::No,
-                    Err(_) => value.parse().map_err(err)?,
-                }
+                self.king_armed =
+                    bool_or_named(value, KingArmed::Yes, KingArmed::No).map_err(err)?
             }
             "throne" => self.throne = parse_bool(value).map_err(err)?,
             "kingreturns" => self.king_returns = parse_bool(value).map_err(err)?,
             "kingcapture" => self.king_capture = value.parse().map_err(err)?,
             "law10" => self.law10 = parse_bool(value).map_err(err)?,
             "shieldwall" => {
-                self.shieldwall = match parse_bool(value) {
-                    Ok(true) => Shieldwall::Strong,
-                    Ok(false) => Shieldwall::None,
-                    Err(_) => value.parse().map_err(err)?,
-                }
+                self.shieldwall =
+                    bool_or_named(value, Shieldwall::Strong, Shieldwall::None).map_err(err)?
             }
             "shieldwallflank" => self.shieldwall_flank = parse_bool(value).map_err(err)?,
             "camps" => self.camps = parse_camps(value).map_err(err)?,
@@ -595,18 +599,12 @@ impl RuleOptions {
                 }
             }
             "exitfort" => {
-                self.exit_fort = match parse_bool(value) {
-                    Ok(true) => ExitFort::Strict,
-                    Ok(false) => ExitFort::None,
-                    Err(_) => value.parse().map_err(err)?,
-                }
+                self.exit_fort =
+                    bool_or_named(value, ExitFort::Strict, ExitFort::None).map_err(err)?
             }
             "encirclement" => {
-                self.encirclement = match parse_bool(value) {
-                    Ok(true) => Encirclement::Every,
-                    Ok(false) => Encirclement::None,
-                    Err(_) => value.parse().map_err(err)?,
-                }
+                self.encirclement =
+                    bool_or_named(value, Encirclement::Every, Encirclement::None).map_err(err)?
             }
             "cannotescape" => self.cannot_escape = parse_bool(value).map_err(err)?,
             "repetition" => self.repetition = value.parse().map_err(err)?,
