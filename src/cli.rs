@@ -45,6 +45,10 @@ pub enum Command {
     Datagen(DatagenArgs),
     /// Fit the learned evaluation's weights to datagen files (Texel tuning).
     Tune(TuneArgs),
+    /// Train an NNUE evaluation on datagen files.
+    Train(TrainArgs),
+    /// How well each evaluation predicts the winners of games people played.
+    Predict(PredictArgs),
     /// Build an openings file for `match --openings` from game records.
     Openings(OpeningsArgs),
     /// Merge match record files (say, the shards of one match) into one report.
@@ -411,6 +415,133 @@ pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
     text.push_str(&report.weights.to_text());
     std::fs::write(&args.out, &text).map_err(|e| format!("{}: {e}", args.out))?;
     say!("{}", text.trim_end());
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Data files written by `konakis datagen` (all of one board family).
+    #[arg(long, num_args = 1.., required = true)]
+    pub data: Vec<String>,
+    /// The board family: corner7, edge9, corner9, corner11 or ashton (default: the data's).
+    #[arg(long)]
+    pub family: Option<String>,
+    /// Hidden neurons per side.
+    #[arg(long, default_value_t = 256)]
+    pub hidden: usize,
+    /// Passes over the fit set.
+    #[arg(long, default_value_t = 30)]
+    pub epochs: usize,
+    /// Weight of the search score in the target, against the game's result.
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
+    /// Adam's step at the start (it falls linearly to a tenth of it).
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f64,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 4096)]
+    pub batch: usize,
+    /// Share of games held out to measure the fit on.
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    /// Show every position as it stands (no symmetry augmentation).
+    #[arg(long)]
+    pub no_augment: bool,
+    /// Seed of the initial weights, the order and the validation split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Where to write the net (a .nnue file, see src/search/eval/nnue.rs).
+    #[arg(long)]
+    pub out: String,
+}
+
+pub fn run_train(args: &TrainArgs) -> Result<(), String> {
+    use crate::learn::train::{self, TrainConfig};
+    let family = args.family.as_deref().map(str::parse).transpose()?;
+    let cfg = TrainConfig {
+        data: args.data.clone(),
+        family,
+        hidden: args.hidden,
+        epochs: args.epochs,
+        lambda: args.lambda,
+        seed: args.seed,
+        learning_rate: args.lr,
+        batch: args.batch,
+        validation: args.validation,
+        augment: !args.no_augment,
+        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        about: command_line(),
+    };
+    let started = Instant::now();
+    let report = train::run(&cfg)?;
+    std::fs::write(&args.out, report.net.to_bytes()).map_err(|e| format!("{}: {e}", args.out))?;
+    let (fit, held) = report.epoch_losses.last().copied().unwrap_or_default();
+    say!(
+        "net {} {}x2 written to {}: {} positions ({} to fit, {} held out by game), {} epochs in {:.0} s",
+        report.family.name(),
+        args.hidden,
+        args.out,
+        report.positions,
+        report.train,
+        report.validation,
+        args.epochs,
+        started.elapsed().as_secs_f64()
+    );
+    say!(
+        "loss (mean squared error of sigmoid(output) against the target): fit {fit:.6}, held out {held:.6}, held out after quantisation {:.6}",
+        report.quantised_loss
+    );
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct PredictArgs {
+    /// Games in the CSV format of ../shared/cases/real/.
+    #[arg(long)]
+    pub games: String,
+    /// Rule preset the games were played under.
+    #[arg(long, default_value = "copenhagen")]
+    pub variant: String,
+    /// Override one rule option (repeatable).
+    #[arg(long = "rule", value_name = "NAME=VALUE")]
+    pub rules: Vec<String>,
+    /// The position judged: after this many plies (40: move 20 of each side).
+    #[arg(long, default_value_t = 40)]
+    pub plies: usize,
+    /// A net to judge beside the hand and learned evaluations.
+    #[arg(long)]
+    pub evalfile: Option<String>,
+}
+
+pub fn run_predict(args: &PredictArgs) -> Result<(), String> {
+    let (preset, overrides) = RuleArgs {
+        variant: args.variant.clone(),
+        rules: args.rules.clone(),
+    }
+    .parts()?;
+    let net = args
+        .evalfile
+        .as_deref()
+        .map(crate::search::eval::nnue::Network::load)
+        .transpose()?
+        .map(std::sync::Arc::new);
+    let r = crate::learn::predict::run(&args.games, preset, &overrides, args.plies, net)?;
+    say!(
+        "{} games judged after {} plies ({} skipped: no winner, or over by then); the defenders won {:.1}%",
+        r.games,
+        args.plies,
+        r.skipped,
+        100.0 * r.defenders_won as f64 / r.games.max(1) as f64
+    );
+    for p in &r.evaluations {
+        say!(
+            "{:<24} predicted the winner of {:>5} of {:>5} games: {:.1}%",
+            p.evaluation,
+            p.correct,
+            p.games,
+            100.0 * p.accuracy()
+        );
+    }
     Ok(())
 }
 
@@ -856,10 +987,14 @@ pub struct BenchArgs {
     /// Search threads (the signature is defined with 1).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// The evaluation: learned (the default, where a board family has
-    /// weights) or hand.
+    /// The evaluation: learned (also called classic; the default, where a
+    /// board family has weights), hand, or nnue (where a net fits the
+    /// position's board family; others use the classical evaluation).
     #[arg(long, default_value = "learned")]
     pub eval: String,
+    /// A net file for --eval nnue (instead of the embedded nets).
+    #[arg(long)]
+    pub evalfile: Option<String>,
 }
 
 pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
@@ -877,11 +1012,18 @@ pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
     let eval = crate::search::eval::EVAL_NAMES
         .iter()
         .find(|n| **n == args.eval)
-        .ok_or_else(|| format!("--eval takes learned or hand, not '{}'", args.eval))?;
+        .ok_or_else(|| {
+            format!(
+                "--eval takes {}, not '{}'",
+                crate::search::eval::EVAL_NAMES.join(", "),
+                args.eval
+            )
+        })?;
     let settings = crate::search::bench::BenchSettings {
         depth,
         threads: args.threads,
         eval,
+        eval_file: args.evalfile.clone(),
     };
     let (nodes, time) = crate::search::bench::run_with(settings, |line| {
         say!(

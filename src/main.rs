@@ -1,7 +1,8 @@
 use clap::Parser;
 use konakis::cli::{
     group_engine_words, run_bench, run_datagen, run_hnefatafl_bot, run_match, run_openings,
-    run_perft, run_replay, run_stats, run_tablut_challenge, run_tune, Cli, Command,
+    run_perft, run_predict, run_replay, run_stats, run_tablut_challenge, run_train, run_tune, Cli,
+    Command,
 };
 
 fn main() {
@@ -26,6 +27,8 @@ fn main() {
         Some(Command::Replay(args)) => run_replay(&args),
         Some(Command::Datagen(args)) => run_datagen(&args),
         Some(Command::Tune(args)) => run_tune(&args),
+        Some(Command::Train(args)) => run_train(&args),
+        Some(Command::Predict(args)) => run_predict(&args),
         Some(Command::Openings(args)) => run_openings(&args),
         Some(Command::Stats(args)) => run_stats(&args),
         Some(Command::TablutChallenge(args)) => run_tablut_challenge(&args),

@@ -194,3 +194,102 @@ fn tune_writes_weights_that_fit_better() {
     let (ok, _, err) = konakis(&["tune", "--data", &data, &other, "--out", &tmp("x.txt")]);
     assert!(!ok && err.contains("edge9"), "{err}");
 }
+
+/// `konakis train`: a net from datagen files, byte for byte the same on a
+/// second run and on one thread; the engine loads it with `EvalFile`,
+/// searches with it, shows it in `eval`, keeps it when a bad file is
+/// offered, and bench measures it.
+#[test]
+fn train_writes_a_net_the_engine_plays_with() {
+    let data = tmp("train.bin");
+    datagen(&data, &["--games", "30", "--seed", "9"]);
+    let (net_a, net_b) = (tmp("a.nnue"), tmp("b.nnue"));
+    let args = |out: &str| -> Vec<String> {
+        [
+            "train", "--data", &data, "--hidden", "16", "--epochs", "3", "--seed", "3", "--out",
+            out,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let (ok, stdout, stderr) =
+        konakis(&args(&net_a).iter().map(|s| s.as_str()).collect::<Vec<_>>());
+    assert!(ok, "{stdout}\n{stderr}");
+    assert!(stdout.contains("net corner7 16x2 written"), "{stdout}");
+    assert!(stderr.contains("epoch   3/3"), "{stderr}");
+    let one_thread = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        .args(args(&net_b))
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .expect("run konakis");
+    assert!(one_thread.status.success());
+    let bytes = std::fs::read(&net_a).unwrap();
+    let read = |b: &[u8]| konakis::search::eval::nnue::Network::from_bytes(b).unwrap();
+    let (a, mut b) = (read(&bytes), read(&std::fs::read(&net_b).unwrap()));
+    assert!(a.about.starts_with("konakis train --data"), "{}", a.about);
+    // The nets differ only in the command (its --out) they record.
+    b.about = a.about.clone();
+    assert!(a == b, "same data and seed, same net, on one thread or two");
+
+    // The engine: a damaged file is refused and the loaded net stays.
+    let damaged = tmp("damaged.nnue");
+    std::fs::write(&damaged, &bytes[..bytes.len() - 5]).unwrap();
+    let script = format!(
+        "setoption name Variant value brandubh\n\
+         setoption name EvalFile value {net_a}\n\
+         setoption name Eval value nnue\n\
+         setoption name EvalFile value {damaged}\n\
+         position startpos\n\
+         eval\n\
+         go nodes 3000\n\
+         isready\n\
+         setoption name Variant value tablut\n\
+         eval\n\
+         quit\n"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(script.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("run the engine");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("info string error option EvalFile")
+            && text.contains("the net in use is kept"),
+        "{text}"
+    );
+    assert!(text.contains("eval nnue corner7 16x2 "), "{text}");
+    assert!(text.contains("eval in use nnue corner7 16x2 "), "{text}");
+    assert!(text.contains("bestmove "), "{text}");
+    // A net of another board family is not used: tablut stays classical.
+    assert!(text.contains("eval in use learned edge9 "), "{text}");
+
+    // bench measures the net where it fits.
+    let (ok, stdout, stderr) = konakis(&["bench", "2", "--eval", "nnue", "--evalfile", &net_a]);
+    assert!(ok, "{stdout}\n{stderr}");
+    assert!(stdout.contains(" nps"), "{stdout}");
+    let (ok, _, stderr) = konakis(&["bench", "2", "--eval", "nnue", "--evalfile", &damaged]);
+    assert!(!ok && stderr.contains("checksum"), "{stderr}");
+    // Bad training input gets a clear error.
+    let (ok, _, stderr) = konakis(&["train", "--data", &damaged, "--out", &tmp("c.nnue")]);
+    assert!(
+        !ok && stderr.contains("not a Konakis data file"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = konakis(&[
+        "train",
+        "--data",
+        &data,
+        "--hidden",
+        "0",
+        "--out",
+        &tmp("c.nnue"),
+    ]);
+    assert!(!ok && stderr.contains("--hidden"), "{stderr}");
+}

@@ -1,7 +1,10 @@
 //! Learning the evaluation from Konakis's own games: training data
 //! (`data`), self-play data generation (`datagen`) and Texel tuning
-//! (`tune`). Built on the engine API and the rules.
+//! (`tune`), the NNUE trainer (`train`) and a check of any evaluation against the
+//! winners of games people played (`predict`). Built on the engine API and the rules.
 
 pub mod data;
 pub mod datagen;
+pub mod predict;
+pub mod train;
 pub mod tune;

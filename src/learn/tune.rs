@@ -120,7 +120,7 @@ pub fn fit_k(scores_and_results: &[(f64, f64)]) -> f64 {
 
 /// A game's side of the split, from the seed: a stable hash, so that every
 /// position of a game lands on the same side.
-fn held_out(file: usize, game: u32, seed: u64, share: f64) -> bool {
+pub(crate) fn held_out(file: usize, game: u32, seed: u64, share: f64) -> bool {
     let mut x = seed ^ ((file as u64) << 40) ^ game as u64;
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

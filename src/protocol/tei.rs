@@ -293,15 +293,22 @@ impl Session {
         self.out.line(&format!(
             "eval total {total} (defenders' view) {stm} (side to move)"
         ));
-        // The evaluation the search uses, when it is not this one.
-        let (used, evaluator) = self.engine.static_eval();
-        if let crate::search::eval::Evaluator::Learned(_) = evaluator {
-            let family = crate::search::eval::Family::of(self.engine.rules());
-            self.out.line(&format!(
-                "eval learned {} {used} (side to move)",
-                family.name()
-            ));
+        // The other evaluations this position has, and the one in use.
+        let rules = self.engine.rules();
+        let pos = self.engine.position();
+        for name in ["learned", "nnue"] {
+            let e = self.engine.evaluator_named(name);
+            if !matches!(e, crate::search::eval::Evaluator::Hand) {
+                let v = e.evaluate(pos, rules);
+                let what = e.describe(rules);
+                self.out.line(&format!("eval {what} {v} (side to move)"));
+            }
         }
+        let (used, evaluator) = self.engine.static_eval();
+        self.out.line(&format!(
+            "eval in use {} {used} (side to move)",
+            evaluator.describe(rules)
+        ));
     }
 
     fn result_text(&self) -> String {

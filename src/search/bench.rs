@@ -156,14 +156,18 @@ pub const MAX_DEPTH: i32 = 64;
 
 /// How the bench searches: the signature run is depth 6, one thread, the
 /// default evaluation.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct BenchSettings {
     pub depth: i32,
     /// Search threads (for Lazy SMP time-to-depth measurements; node counts
     /// then vary from run to run).
     pub threads: usize,
-    /// `learned` or `hand` (option `Eval`), to measure either's speed.
+    /// `learned`, `hand` or `nnue` (option `Eval`), to measure each one's
+    /// speed on the same positions.
     pub eval: &'static str,
+    /// A net for `nnue` (option `EvalFile`); positions of other board
+    /// families use the classical evaluation.
+    pub eval_file: Option<String>,
 }
 
 impl BenchSettings {
@@ -172,6 +176,7 @@ impl BenchSettings {
             depth,
             threads: 1,
             eval: "learned",
+            eval_file: None,
         }
     }
 }
@@ -201,6 +206,7 @@ pub fn run_until(
         depth,
         threads,
         eval,
+        eval_file,
     } = settings;
     if !(1..=MAX_DEPTH).contains(&depth) {
         return Err(format!("bench depth must be 1 to {MAX_DEPTH}, not {depth}"));
@@ -209,6 +215,9 @@ pub fn run_until(
     engine.set_hash(16)?;
     engine.set_threads(threads)?;
     engine.set_option("Eval", Some(eval))?;
+    if let Some(path) = &eval_file {
+        engine.set_option("EvalFile", Some(path))?;
+    }
     let mut total = 0;
     let mut time = Duration::ZERO;
     for (i, &(preset, record, side)) in POSITIONS.iter().enumerate() {

@@ -212,6 +212,15 @@ impl Engine {
                             )
                         })?;
             }
+            "evalfile" => {
+                self.settings.eval_file = if value == settings::NO_EVAL_FILE || value == "none" {
+                    None
+                } else {
+                    let net = eval::nnue::Network::load(value)
+                        .map_err(|e| format!("option EvalFile: {e}; the net in use is kept"))?;
+                    Some((value.to_string(), Arc::new(net)))
+                };
+            }
             "variant" => {
                 let preset: Preset = value.parse().map_err(|e| format!("option Variant: {e}"))?;
                 self.set_rules(Rules::preset(preset));
@@ -390,8 +399,19 @@ impl Engine {
     /// The evaluation the search would use now, from the side to move's
     /// view, and which one it is.
     pub fn static_eval(&self) -> (i32, eval::Evaluator) {
-        let e = eval::Evaluator::for_rules(self.settings.eval, &self.rules);
+        let e = self.evaluator();
         (e.evaluate(self.game.position(), &self.rules), e)
+    }
+
+    /// The evaluation a search would use now.
+    pub fn evaluator(&self) -> eval::Evaluator {
+        self.evaluator_named(self.settings.eval)
+    }
+
+    /// The evaluation option `Eval` set to `name` would give now.
+    pub fn evaluator_named(&self, name: &str) -> eval::Evaluator {
+        let file = self.settings.eval_file.as_ref().map(|(_, net)| net);
+        eval::Evaluator::for_rules(name, &self.rules, file)
     }
 
     // ----- searching -----
@@ -528,7 +548,7 @@ impl Engine {
             root_moves,
             contempt: self.settings.contempt,
             features: self.settings.features,
-            evaluator: eval::Evaluator::for_rules(self.settings.eval, &self.rules),
+            evaluator: self.evaluator(),
             threads: self.settings.threads,
             oversubscribed: std::thread::available_parallelism()
                 .is_ok_and(|cores| self.settings.threads > cores.get()),

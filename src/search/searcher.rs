@@ -4,6 +4,7 @@
 //! quiescence stage for captures and escape threats. The tuning numbers
 //! live in [`super::params`].
 
+use super::eval::nnue::NnueStack;
 use super::eval::{open_roads, Evaluator};
 use super::params::*;
 use super::time::Deadlines;
@@ -174,6 +175,8 @@ pub struct Searcher<'a> {
     lmr: [[u8; 64]; 64],
     /// Root moves already taken by earlier MultiPV lines this iteration.
     excluded_root: Vec<Move>,
+    /// The net's accumulators when the evaluation is NNUE.
+    nnue: Option<NnueStack>,
 }
 
 fn history_index(side: Side, mv: Move) -> usize {
@@ -205,12 +208,21 @@ impl<'a> Searcher<'a> {
             root_side: setup.root.side_to_move(),
             lmr,
             excluded_root: Vec::new(),
+            nnue: match &setup.evaluator {
+                Evaluator::Nnue(net) => Some(NnueStack::new(net.clone(), MAX_PLY + 1)),
+                _ => None,
+            },
         }
     }
 
+    /// The static evaluation of `pos`, entered at `ply` (a net's
+    /// accumulator is kept per ply and updated from the ply above).
     #[inline]
-    fn evaluate(&self, pos: &Position) -> i32 {
-        self.setup.evaluator.evaluate(pos, self.rules)
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        match &mut self.nnue {
+            Some(stack) => stack.evaluate(pos, ply),
+            None => self.setup.evaluator.evaluate(pos, self.rules),
+        }
     }
 
     pub fn is_main(&self) -> bool {
@@ -400,7 +412,7 @@ impl<'a> Searcher<'a> {
             return Some(s);
         }
         if ply >= MAX_PLY - 2 {
-            return Some(self.evaluate(pos));
+            return Some(self.evaluate(pos, ply));
         }
         w.alpha = w.alpha.max(-(WIN - ply as i32));
         w.beta = w.beta.min(WIN - ply as i32 - 1);
@@ -554,7 +566,7 @@ impl<'a> Searcher<'a> {
             return if self.setup.features.quiescence {
                 self.qsearch(pos, w.alpha, w.beta, ply, 0)
             } else {
-                self.evaluate(pos)
+                self.evaluate(pos, ply)
             };
         }
         let key = pos.hash();
@@ -576,7 +588,7 @@ impl<'a> Searcher<'a> {
             threatened: side == Side::Attackers && open_roads(pos, self.rules).any(),
             static_eval: match entry {
                 Some(e) => e.eval,
-                None => self.evaluate(pos),
+                None => self.evaluate(pos, ply),
             },
         };
         if self.reverse_futility_cuts(pos, &facts, depth, w.beta, pv_node) {
@@ -806,7 +818,7 @@ impl<'a> Searcher<'a> {
             return s;
         }
         if self.should_stop() || ply >= MAX_PLY - 2 {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         if self.immediate_win(pos).is_some() {
             return WIN - ply as i32 - 1;
@@ -837,7 +849,7 @@ impl<'a> Searcher<'a> {
                 .unwrap_or_default();
             block | targets
         } else {
-            let stand_pat = self.evaluate(pos);
+            let stand_pat = self.evaluate(pos, ply);
             if stand_pat >= beta || qdepth >= QSEARCH_MAX_DEPTH {
                 return stand_pat;
             }

@@ -2,12 +2,14 @@
 //! (tei lists it as `option` lines). Rule options are listed here too, so
 //! that one table says what can be set and in what range.
 
+use super::eval::nnue::Network;
 use crate::rules::options::{
     Corners, Encirclement, Escape, ExitFort, Hostility, KingArmed, KingCapture, Repetition,
     Shieldwall, ThronePassage, MAX_PLY_LIMIT, RULE_OPTION_NAMES,
 };
 use crate::rules::otn::otn_rules_string;
 use crate::rules::{Preset, Rules};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Search features that can be switched off (to measure what each is worth).
@@ -55,9 +57,11 @@ pub struct Settings {
     /// Whether the GUI may send `go ponder` (the engine itself only stores it).
     pub ponder: bool,
     pub features: Features,
-    /// The evaluation: `learned` (where the board family has weights) or
-    /// `hand`.
+    /// The evaluation: `learned` (where the board family has weights),
+    /// `hand`, or `nnue` (where a net fits the board family).
     pub eval: &'static str,
+    /// A net loaded with `EvalFile`: its path and the net.
+    pub eval_file: Option<(String, Arc<Network>)>,
 }
 
 impl Default for Settings {
@@ -71,6 +75,7 @@ impl Default for Settings {
             ponder: false,
             features: Features::default(),
             eval: "learned",
+            eval_file: None,
         }
     }
 }
@@ -111,6 +116,9 @@ pub fn parse_check(name: &str, value: &str) -> Result<bool, String> {
         _ => Err(format!("option {name} takes true or false, not '{value}'")),
     }
 }
+
+/// `EvalFile`'s value when no net is loaded (setting it unloads the net).
+pub const NO_EVAL_FILE: &str = "<empty>";
 
 const SIDES: &[&str] = &["attackers", "defenders"];
 
@@ -159,6 +167,14 @@ pub fn option_table(s: &Settings, rules: &Rules) -> Vec<OptionInfo> {
             name: "Eval",
             kind: OptionKind::Combo(super::eval::EVAL_NAMES),
             value: s.eval.to_string(),
+        },
+        OptionInfo {
+            name: "EvalFile",
+            kind: OptionKind::Text,
+            value: s
+                .eval_file
+                .as_ref()
+                .map_or(NO_EVAL_FILE.to_string(), |(path, _)| path.clone()),
         },
         OptionInfo {
             name: "Variant",

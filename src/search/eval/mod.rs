@@ -1,35 +1,61 @@
 //! Static evaluation, from the side to move's view, in centi-soldiers.
 //!
-//! Two evaluations: `learned` (the default where weights for the board
-//! family exist: a linear model over [`features`], its weights fitted by
-//! `konakis tune` to Konakis's own games) and `hand` (the hand-set terms it
-//! replaces, kept for comparison; option `Eval`).
+//! Three evaluations: `learned` (also called `classic`; the default where
+//! weights for the board family exist: a linear model over [`features`],
+//! its weights fitted by `konakis tune` to Konakis's own games), `hand`
+//! (the hand-set terms it replaces, kept for comparison) and `nnue` (a
+//! small network, [`nnue`], trained by `konakis train`, where the family
+//! has a net or one is loaded with `EvalFile`); option `Eval`.
 
 pub mod features;
 pub mod hand;
 pub mod learned;
+pub mod nnue;
 
 use crate::rules::{Bitboard, Position, Rules, Side};
 pub use hand::{breakdown, Breakdown};
 pub use learned::Family;
+use std::sync::Arc;
 
 /// Which evaluation a search uses.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub enum Evaluator {
     Hand,
     Learned(&'static learned::Weights),
+    Nnue(Arc<nnue::Network>),
 }
 
-/// The evaluation choices of the `Eval` option.
-pub const EVAL_NAMES: &[&str] = &["learned", "hand"];
+/// The evaluation choices of the `Eval` option (`classic` is `learned`).
+pub const EVAL_NAMES: &[&str] = &["learned", "hand", "nnue", "classic"];
 
 impl Evaluator {
-    /// The evaluator named (`learned` or `hand`) for these rules: learned
-    /// weights are used where the board family has them.
-    pub fn for_rules(name: &str, rules: &Rules) -> Evaluator {
+    /// The evaluator named for these rules: a net where `nnue` is asked for
+    /// and one fits the board family (`file`, loaded by `EvalFile`, before
+    /// the embedded one), else the learned weights where the family has
+    /// them, else the hand evaluation.
+    pub fn for_rules(name: &str, rules: &Rules, file: Option<&Arc<nnue::Network>>) -> Evaluator {
+        let family = Family::of(rules);
+        if name == "nnue" {
+            let net = file
+                .filter(|n| n.family == family)
+                .cloned()
+                .or_else(|| nnue::embedded_net(family));
+            if let Some(net) = net {
+                return Evaluator::Nnue(net);
+            }
+        }
         match (name, learned::weights_for(rules)) {
-            ("learned", Some(w)) => Evaluator::Learned(w),
-            _ => Evaluator::Hand,
+            ("hand", _) | (_, None) => Evaluator::Hand,
+            (_, Some(w)) => Evaluator::Learned(w),
+        }
+    }
+
+    /// What the evaluator is, for `eval` and `info string`.
+    pub fn describe(&self, rules: &Rules) -> String {
+        match self {
+            Evaluator::Hand => "hand".to_string(),
+            Evaluator::Learned(_) => format!("learned {}", Family::of(rules).name()),
+            Evaluator::Nnue(net) => format!("nnue {} {}x2", net.family.name(), net.hidden),
         }
     }
 
@@ -39,6 +65,7 @@ impl Evaluator {
         let defenders_view = match self {
             Evaluator::Hand => breakdown(pos, rules).total(),
             Evaluator::Learned(w) => w.evaluate(pos, rules),
+            Evaluator::Nnue(net) => return net.evaluate(pos),
         };
         match pos.side_to_move() {
             Side::Defenders => defenders_view,

@@ -1,0 +1,478 @@
+//! NNUE: a small neural evaluation, updated incrementally as moves are made.
+//!
+//! Inputs are one-hot (piece kind, square): attackers, defending soldiers
+//! and the king, 3 x 121 on the 11-stride board every size uses. One hidden
+//! layer of `2 * hidden` neurons in two halves, one per side (the
+//! attackers' accumulator and the defenders'): tafl's sides are not mirror
+//! images, so each side has its own half instead of chess's flipped board.
+//! The output weighs the side to move's half with the first `hidden`
+//! output weights and the other half with the rest, so one net serves both
+//! sides to move. Clipped ReLU, int16 weights, int32 sums: the loops are
+//! plain slices the compiler vectorises.
+//!
+//! The search keeps one accumulator per ply ([`NnueStack`]) and updates a
+//! child's from its parent's by the pieces that moved or fell (a bitboard
+//! difference: the rules need know nothing of the net), so a position is
+//! summed from scratch only at the root.
+//!
+//! File format (little-endian), written by `konakis train`:
+//! `KNKSNNUE`, u16 version, u16 + bytes family name, u16 + bytes the
+//! command that made it, u16 inputs, u16 hidden, u16 QA, u16 QB, then i16
+//! feature weights (inputs rows of `2 * hidden`), i16 feature biases
+//! (`2 * hidden`), i16 output weights (`2 * hidden`), i32 output bias, and
+//! a u64 FNV-1a checksum of every byte before it.
+
+use super::learned::Family;
+use crate::rules::{Bitboard, Position, Side, Square};
+use std::sync::{Arc, OnceLock};
+
+/// One-hot inputs: three piece kinds on the 121 squares of the widest board.
+pub const INPUTS: usize = 3 * 121;
+/// Quantisation of the feature layer: an activation of 1.0 is `QA`.
+pub const QA: i32 = 255;
+/// Quantisation of the output weights: 1.0 is `QB`.
+pub const QB: i32 = 64;
+/// The net's output is a logit; centi-soldiers are logit / K with the
+/// tuner's K = ln 10 / 400, so the search's margins keep their meaning.
+pub const CENTI_PER_LOGIT: f64 = 400.0 / std::f64::consts::LN_10;
+/// Largest weight magnitude the trainer allows (so that sums of 41 pieces
+/// stay inside i16 after quantisation).
+pub const WEIGHT_CLIP: f32 = 1.98;
+/// Hidden sizes (per side) a net may have.
+pub const MAX_HIDDEN: usize = 1024;
+
+const MAGIC: &[u8; 8] = b"KNKSNNUE";
+const VERSION: u16 = 1;
+
+/// Piece kinds as the net sees them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Attacker = 0,
+    Defender = 1,
+    King = 2,
+}
+
+/// The input index of a piece kind on a square.
+#[inline]
+pub const fn input(kind: Kind, sq: usize) -> usize {
+    kind as usize * 121 + sq
+}
+
+/// The active inputs of a position.
+pub fn active_inputs(attackers: Bitboard, defenders: Bitboard, king: Option<Square>) -> Vec<u16> {
+    let mut out = Vec::with_capacity(48);
+    out.extend(
+        attackers
+            .squares()
+            .map(|s| input(Kind::Attacker, s.index()) as u16),
+    );
+    out.extend(
+        defenders
+            .squares()
+            .map(|s| input(Kind::Defender, s.index()) as u16),
+    );
+    out.extend(king.map(|k| input(Kind::King, k.index()) as u16));
+    out
+}
+
+/// A quantised network.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    pub family: Family,
+    /// Neurons per side.
+    pub hidden: usize,
+    /// The command that made it.
+    pub about: String,
+    /// `INPUTS` rows of `2 * hidden`.
+    pub feature_weights: Vec<i16>,
+    pub feature_bias: Vec<i16>,
+    /// The first `hidden` weigh the side to move's half.
+    pub output_weights: Vec<i16>,
+    pub output_bias: i32,
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ *b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Reads little-endian fields from a byte slice, with errors instead of
+/// panics on short input.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let end = self.at.checked_add(n).filter(|e| *e <= self.bytes.len());
+        let end = end.ok_or("the file is truncated")?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+    fn u16(&mut self) -> Result<u16, String> {
+        let b = self.take(2)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+    fn text(&mut self) -> Result<String, String> {
+        let n = self.u16()? as usize;
+        String::from_utf8(self.take(n)?.to_vec())
+            .map_err(|_| "a name in the header is not text".into())
+    }
+    fn i16s(&mut self, n: usize) -> Result<Vec<i16>, String> {
+        Ok(self
+            .take(n * 2)?
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect())
+    }
+}
+
+impl Network {
+    /// Reads a net from its file's bytes, checking everything.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        if bytes.len() < 8 + 8 || &bytes[..8] != MAGIC {
+            return Err("not a Konakis NNUE file".into());
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        let mut s = [0u8; 8];
+        s.copy_from_slice(sum);
+        if fnv1a(body) != u64::from_le_bytes(s) {
+            return Err("checksum mismatch: the file is damaged or truncated".into());
+        }
+        let mut r = Reader { bytes: body, at: 8 };
+        let version = r.u16()?;
+        if version != VERSION {
+            return Err(format!(
+                "net format version {version}; this build reads {VERSION}"
+            ));
+        }
+        let family: Family = r.text()?.parse()?;
+        let about = r.text()?;
+        let inputs = r.u16()? as usize;
+        let hidden = r.u16()? as usize;
+        let (qa, qb) = (r.u16()? as i32, r.u16()? as i32);
+        if inputs != INPUTS {
+            return Err(format!("{inputs} inputs; this build's nets have {INPUTS}"));
+        }
+        if hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(format!("hidden size {hidden}: must be 1 to {MAX_HIDDEN}"));
+        }
+        if (qa, qb) != (QA, QB) {
+            return Err(format!("quantisation {qa}/{qb}; this build uses {QA}/{QB}"));
+        }
+        let feature_weights = r.i16s(INPUTS * 2 * hidden)?;
+        let feature_bias = r.i16s(2 * hidden)?;
+        let output_weights = r.i16s(2 * hidden)?;
+        let b = r.take(4)?;
+        let output_bias = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        if r.at != body.len() {
+            return Err(format!("{} bytes too many", body.len() - r.at));
+        }
+        Ok(Network {
+            family,
+            hidden,
+            about,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        for text in [self.family.name(), self.about.as_str()] {
+            let t = &text.as_bytes()[..text.len().min(u16::MAX as usize)];
+            out.extend_from_slice(&(t.len() as u16).to_le_bytes());
+            out.extend_from_slice(t);
+        }
+        for v in [INPUTS, self.hidden, QA as usize, QB as usize] {
+            out.extend_from_slice(&(v as u16).to_le_bytes());
+        }
+        for v in self
+            .feature_weights
+            .iter()
+            .chain(&self.feature_bias)
+            .chain(&self.output_weights)
+        {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads a net file.
+    pub fn load(path: &str) -> Result<Network, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
+    }
+
+    /// Accumulator length: both halves.
+    #[inline]
+    pub fn width(&self) -> usize {
+        2 * self.hidden
+    }
+
+    #[inline]
+    fn row(&self, input: usize) -> &[i16] {
+        let w = self.width();
+        &self.feature_weights[input * w..(input + 1) * w]
+    }
+
+    /// Sums a position's accumulator from scratch.
+    pub fn refresh(&self, pos: &Position, acc: &mut [i16]) {
+        acc.copy_from_slice(&self.feature_bias);
+        for i in active_inputs(pos.attackers(), pos.defenders(), pos.king_square()) {
+            add(acc, self.row(i as usize));
+        }
+    }
+
+    /// Brings `acc` (the accumulator of the position with pieces `from`)
+    /// to the position `to` by the pieces that differ.
+    #[inline]
+    pub fn update(&self, acc: &mut [i16], from: &BoardKey, to: &BoardKey) {
+        for (kind, before, after) in [
+            (Kind::Attacker, from.attackers, to.attackers),
+            (Kind::Defender, from.defenders, to.defenders),
+            (Kind::King, from.king, to.king),
+        ] {
+            for s in Bitboard(before & !after).squares() {
+                sub(acc, self.row(input(kind, s.index())));
+            }
+            for s in Bitboard(after & !before).squares() {
+                add(acc, self.row(input(kind, s.index())));
+            }
+        }
+    }
+
+    /// The evaluation of an accumulator, centi-soldiers from the view of
+    /// `side` to move.
+    #[inline]
+    pub fn output(&self, acc: &[i16], side: Side) -> i32 {
+        let h = self.hidden;
+        let (attackers, defenders) = acc.split_at(h);
+        let (us, them) = match side {
+            Side::Attackers => (attackers, defenders),
+            Side::Defenders => (defenders, attackers),
+        };
+        let (w_us, w_them) = self.output_weights.split_at(h);
+        let sum = dot_crelu(us, w_us) + dot_crelu(them, w_them) + self.output_bias;
+        let centi = sum as f64 * CENTI_PER_LOGIT / (QA * QB) as f64;
+        (centi as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The evaluation of a list of active inputs (the trainer's view of a
+    /// position), from the view of `side` to move.
+    pub fn evaluate_inputs(&self, inputs: &[u16], side: Side) -> i32 {
+        let mut acc = self.feature_bias.clone();
+        for &i in inputs {
+            add(&mut acc, self.row(i as usize));
+        }
+        self.output(&acc, side)
+    }
+
+    /// The evaluation of a position summed from scratch (side to move's view).
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let mut acc = vec![0i16; self.width()];
+        self.refresh(pos, &mut acc);
+        self.output(&acc, pos.side_to_move())
+    }
+}
+
+/// The net's evaluations stay well inside the search's won scores.
+pub const EVAL_LIMIT: i32 = 20_000;
+
+#[inline]
+fn add(acc: &mut [i16], row: &[i16]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(*w);
+    }
+}
+
+#[inline]
+fn sub(acc: &mut [i16], row: &[i16]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_sub(*w);
+    }
+}
+
+#[inline]
+fn dot_crelu(acc: &[i16], weights: &[i16]) -> i32 {
+    acc.iter()
+        .zip(weights)
+        .map(|(a, w)| (*a).clamp(0, QA as i16) as i32 * *w as i32)
+        .sum()
+}
+
+/// The pieces of a position, as the accumulator sees them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoardKey {
+    pub attackers: u128,
+    pub defenders: u128,
+    pub king: u128,
+}
+
+impl BoardKey {
+    pub fn of(pos: &Position) -> BoardKey {
+        BoardKey {
+            attackers: pos.attackers().0,
+            defenders: pos.defenders().0,
+            king: pos.king_square().map_or(0, |k| k.bb().0),
+        }
+    }
+}
+
+/// The search's accumulators, one per ply of the current line. A node's is
+/// made from its parent's (the last node entered one ply up), or from
+/// scratch at the root or when the parent's is missing.
+pub struct NnueStack {
+    net: Arc<Network>,
+    acc: Vec<i16>,
+    keys: Vec<Option<BoardKey>>,
+}
+
+impl NnueStack {
+    pub fn new(net: Arc<Network>, plies: usize) -> NnueStack {
+        let w = net.width();
+        NnueStack {
+            acc: vec![0; w * plies],
+            keys: vec![None; plies],
+            net,
+        }
+    }
+
+    /// Makes the accumulator of `pos`, entered at `ply`, current.
+    #[inline]
+    pub fn enter(&mut self, pos: &Position, ply: usize) {
+        let key = BoardKey::of(pos);
+        if self.keys[ply] == Some(key) {
+            return;
+        }
+        let w = self.net.width();
+        match ply.checked_sub(1).and_then(|p| self.keys[p]) {
+            Some(parent) => {
+                let (before, here) = self.acc.split_at_mut(ply * w);
+                let child = &mut here[..w];
+                child.copy_from_slice(&before[(ply - 1) * w..]);
+                self.net.update(child, &parent, &key);
+            }
+            None => self.net.refresh(pos, &mut self.acc[ply * w..(ply + 1) * w]),
+        }
+        // An accumulator is a function of its key alone, so an entry left
+        // from another line is still right for its key: the parent's slot
+        // need not hold the parent, only some position to update from.
+        self.keys[ply] = Some(key);
+    }
+
+    /// The evaluation of `pos` entered at `ply` (side to move's view).
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        self.enter(pos, ply);
+        let w = self.net.width();
+        let acc = &self.acc[ply * w..(ply + 1) * w];
+        let score = self.net.output(acc, pos.side_to_move());
+        debug_assert_eq!(score, self.net.evaluate(pos), "incremental NNUE drifted");
+        score
+    }
+}
+
+/// Nets embedded in the binary: families whose net beat the classical
+/// evaluation by SPRT (none yet: see the README).
+fn embedded(family: Family) -> Option<&'static [u8]> {
+    let _ = family;
+    None
+}
+
+/// The embedded net for a family, read once.
+pub fn embedded_net(family: Family) -> Option<Arc<Network>> {
+    static NETS: OnceLock<Vec<Option<Arc<Network>>>> = OnceLock::new();
+    let nets = NETS.get_or_init(|| {
+        Family::ALL
+            .iter()
+            .map(|f| {
+                embedded(*f)
+                    .and_then(|b| Network::from_bytes(b).ok())
+                    .map(Arc::new)
+            })
+            .collect()
+    });
+    let i = Family::ALL.iter().position(|f| *f == family)?;
+    nets[i].clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Game, Preset, Rules};
+    use rand::{Rng, SeedableRng};
+
+    /// A net with random weights (small enough not to overflow).
+    pub fn random_net(family: Family, hidden: usize, seed: u64) -> Network {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut r =
+            |n: usize, m: i16| -> Vec<i16> { (0..n).map(|_| rng.gen_range(-m..=m)).collect() };
+        Network {
+            family,
+            hidden,
+            about: "test".into(),
+            feature_weights: r(INPUTS * 2 * hidden, 200),
+            feature_bias: r(2 * hidden, 200),
+            output_weights: r(2 * hidden, 100),
+            output_bias: 1234,
+        }
+    }
+
+    #[test]
+    fn file_round_trip_and_damage() {
+        let net = random_net(Family::Edge9, 16, 1);
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+        let mut bad = bytes.clone();
+        bad[100] ^= 1;
+        assert!(Network::from_bytes(&bad).unwrap_err().contains("checksum"));
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 3]).is_err());
+        assert!(Network::from_bytes(b"KNKSDATA and more bytes").is_err());
+        assert!(Network::from_bytes(&[]).is_err());
+    }
+
+    #[test]
+    fn incremental_equals_scratch_over_random_games() {
+        for (preset, family) in [
+            (Preset::Tablut, Family::Edge9),
+            (Preset::Copenhagen, Family::Corner11),
+            (Preset::Brandubh, Family::Corner7),
+        ] {
+            let rules = Rules::preset(preset);
+            let net = Arc::new(random_net(family, 32, 7));
+            let mut stack = NnueStack::new(net.clone(), 400);
+            let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+            for _game in 0..5 {
+                let mut game = Game::new(rules.clone());
+                let mut ply = 0;
+                stack.evaluate(game.position(), 0);
+                while game.outcome().is_none() && ply < 300 {
+                    let moves = game.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mv = moves[rng.gen_range(0..moves.len())];
+                    if game.play(mv).is_err() {
+                        break;
+                    }
+                    ply += 1;
+                    let pos = *game.position();
+                    let inc = stack.evaluate(&pos, ply);
+                    assert_eq!(inc, net.evaluate(&pos));
+                }
+            }
+        }
+    }
+}
