@@ -571,6 +571,12 @@ pub struct DatagenArgs {
     /// A game still going after this many plies is scored a draw.
     #[arg(long, default_value_t = 600)]
     pub max_plies: u32,
+    /// The evaluation both sides play with (option Eval: learned, hand, nnue).
+    #[arg(long)]
+    pub eval: Option<String>,
+    /// A net for --eval nnue (option EvalFile).
+    #[arg(long)]
+    pub evalfile: Option<String>,
     /// The data file (appended to if it exists; it must hold the same rules).
     #[arg(long, required_unless_present = "stats")]
     pub out: Option<String>,
@@ -625,6 +631,10 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
         max_plies: args.max_plies,
         out: args.out.clone().unwrap_or_default(),
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        engine_options: [("Eval", &args.eval), ("EvalFile", &args.evalfile)]
+            .into_iter()
+            .filter_map(|(name, v)| v.as_ref().map(|v| (name.to_string(), v.clone())))
+            .collect(),
     };
     let started = Instant::now();
     let summary = datagen::run(&cfg)?;
@@ -990,7 +1000,7 @@ pub struct BenchArgs {
     /// The evaluation: learned (also called classic; the default, where a
     /// board family has weights), hand, or nnue (where a net fits the
     /// position's board family; others use the classical evaluation).
-    #[arg(long, default_value = "learned")]
+    #[arg(long, default_value = "nnue")]
     pub eval: String,
     /// A net file for --eval nnue (instead of the embedded nets).
     #[arg(long)]

@@ -267,8 +267,9 @@ fn train_writes_a_net_the_engine_plays_with() {
     assert!(text.contains("eval nnue corner7 16x2 "), "{text}");
     assert!(text.contains("eval in use nnue corner7 16x2 "), "{text}");
     assert!(text.contains("bestmove "), "{text}");
-    // A net of another board family is not used: tablut stays classical.
-    assert!(text.contains("eval in use learned edge9 "), "{text}");
+    // A net of another board family is not used: tablut takes the embedded
+    // edge9 net.
+    assert!(text.contains("eval in use nnue edge9 256x2 "), "{text}");
 
     // bench measures the net where it fits.
     let (ok, stdout, stderr) = konakis(&["bench", "2", "--eval", "nnue", "--evalfile", &net_a]);

@@ -397,4 +397,10 @@ fn bench_signature_matches_the_committed_value() {
     };
     let (nodes, _) = konakis::search::bench::run_with(hand, |_| {}).expect("the bench runs");
     assert_eq!(nodes, konakis::search::bench::HAND_SIGNATURE);
+    let learned = konakis::search::bench::BenchSettings {
+        eval: "learned",
+        ..konakis::search::bench::BenchSettings::signature(konakis::search::bench::DEFAULT_DEPTH)
+    };
+    let (nodes, _) = konakis::search::bench::run_with(learned, |_| {}).expect("the bench runs");
+    assert_eq!(nodes, konakis::search::bench::LEARNED_SIGNATURE);
 }

@@ -30,6 +30,9 @@ pub struct DatagenConfig {
     pub max_plies: u32,
     pub out: String,
     pub progress: bool,
+    /// Engine options for both sides, such as `Eval` and `EvalFile`
+    /// (checked before any game starts).
+    pub engine_options: Vec<(String, String)>,
 }
 
 /// Where datagen games start.
@@ -70,6 +73,8 @@ pub fn run(cfg: &DatagenConfig) -> Result<DatagenSummary, String> {
     }
     let rules = Rules::build(cfg.preset, &cfg.overrides)?;
     let rules_text = data::rules_text(cfg.preset, &cfg.overrides);
+    // The options are checked once here, so that every game's engine takes them.
+    configured_engine(cfg)?;
     let first_game = open_for_append(&cfg.out, &rules_text)?;
     let mut file = std::fs::OpenOptions::new()
         .append(true)
@@ -96,9 +101,13 @@ pub fn run(cfg: &DatagenConfig) -> Result<DatagenSummary, String> {
         let played: Vec<Result<GameData, String>> = pool.install(|| {
             batch
                 .par_iter()
-                .map_init(Engine::new, |engine, &g| {
-                    play_game(engine, &rules, cfg, g, first_game + g as u32)
-                })
+                .map_init(
+                    || configured_engine(cfg),
+                    |engine, &g| match engine {
+                        Ok(engine) => play_game(engine, &rules, cfg, g, first_game + g as u32),
+                        Err(e) => Err(e.clone()),
+                    },
+                )
                 .collect()
         });
         let mut bytes = Vec::new();
@@ -178,6 +187,15 @@ fn opening(rules: &Rules, plies: u32, rng: &mut StdRng) -> Game {
             return game;
         }
     }
+}
+
+/// An engine with the run's options set.
+fn configured_engine(cfg: &DatagenConfig) -> Result<Engine, String> {
+    let mut engine = Engine::new();
+    for (name, value) in &cfg.engine_options {
+        engine.set_option(name, Some(value))?;
+    }
+    Ok(engine)
 }
 
 /// Plays game `index` of the run (numbered `number` in the file).

@@ -74,7 +74,7 @@ impl Default for Settings {
             contempt: 0,
             ponder: false,
             features: Features::default(),
-            eval: "learned",
+            eval: "nnue",
             eval_file: None,
         }
     }

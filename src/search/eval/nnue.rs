@@ -385,10 +385,13 @@ impl NnueStack {
 }
 
 /// Nets embedded in the binary: families whose net beat the classical
-/// evaluation by SPRT (none yet: see the README).
+/// evaluation by SPRT (README, "NNUE"). Each file records the command that
+/// trained it.
 fn embedded(family: Family) -> Option<&'static [u8]> {
-    let _ = family;
-    None
+    match family {
+        Family::Edge9 => Some(include_bytes!("nets/edge9.nnue")),
+        _ => None,
+    }
 }
 
 /// The embedded net for a family, read once.
@@ -428,6 +431,19 @@ mod tests {
             output_weights: r(2 * hidden, 100),
             output_bias: 1234,
         }
+    }
+
+    #[test]
+    fn embedded_nets_load() {
+        for f in Family::ALL {
+            if let Some(bytes) = embedded(f) {
+                let net =
+                    Network::from_bytes(bytes).unwrap_or_else(|e| panic!("{}: {e}", f.name()));
+                assert_eq!(net.family, f);
+                assert!(embedded_net(f).is_some());
+            }
+        }
+        assert!(embedded_net(Family::Edge9).is_some());
     }
 
     #[test]
