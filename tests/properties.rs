@@ -3,7 +3,8 @@
 //! generated move is legal, and position records and moves round-trip
 //! through text; and the two-ply
 //! reply count perft uses equals making every move and counting, under
-//! random rule options.
+//! random rule options; and the net's incremental accumulators equal the
+//! sums from scratch.
 
 use konakis::rules::{parse_record, Move, MoveList, Position, Preset, Rules};
 use proptest::prelude::*;
@@ -40,6 +41,50 @@ fn walk(preset: Preset, seed: u64, plies: usize) {
             break;
         }
         pos = pos.make(&rules, moves[rng.gen_range(0..moves.len())]);
+    }
+}
+
+/// The net's accumulators, kept per ply and updated from the ply above,
+/// equal the sums from scratch along a random game; so does the search's
+/// way of entering plies out of order (a node at ply p after a deeper line).
+fn nnue_walk(preset: Preset, seed: u64, plies: usize) {
+    use konakis::search::eval::nnue::{Network, NnueStack, INPUTS};
+    use konakis::search::eval::Family;
+    let rules = Rules::preset(preset);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let hidden = 24;
+    let mut weights =
+        |n: usize, m: i16| -> Vec<i16> { (0..n).map(|_| rng.gen_range(-m..=m)).collect() };
+    let net = std::sync::Arc::new(Network {
+        family: Family::of(&rules),
+        hidden,
+        about: "property test".into(),
+        feature_weights: weights(INPUTS * 2 * hidden, 300),
+        feature_bias: weights(2 * hidden, 300),
+        output_weights: weights(2 * hidden, 100),
+        output_bias: 77,
+    });
+    let mut stack = NnueStack::new(net.clone(), plies + 1);
+    let mut line = vec![Position::start(&rules)];
+    while line.len() <= plies {
+        let pos = *line.last().unwrap();
+        let ply = line.len() - 1;
+        assert_eq!(
+            stack.evaluate(&pos, ply),
+            net.evaluate(&pos),
+            "incremental NNUE at ply {ply}"
+        );
+        let mut moves = MoveList::new();
+        pos.generate_moves(&rules, &mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        // Now and then back up a few plies, as the search does.
+        if ply > 4 && rng.gen_range(0..8) == 0 {
+            line.truncate(ply - rng.gen_range(1..4));
+            continue;
+        }
+        line.push(pos.make(&rules, moves[rng.gen_range(0..moves.len())]));
     }
 }
 
@@ -116,6 +161,11 @@ proptest! {
     #[test]
     fn reply_count_equals_making_each_move(seed in any::<u64>(), preset in 0usize..Preset::ALL.len()) {
         replies_walk(Preset::ALL[preset], seed, 150);
+    }
+
+    #[test]
+    fn nnue_incremental_equals_scratch(seed in any::<u64>(), preset in 0usize..Preset::ALL.len()) {
+        nnue_walk(Preset::ALL[preset], seed, 120);
     }
 
     #[test]
