@@ -471,6 +471,17 @@ fn extras_answer() {
     // Tablut uses the learned evaluation, and says so.
     let l = e.expect_line("eval learned", T);
     assert!(l.starts_with("eval learned edge9 "), "{l}");
+    // The net is in use on tablut, and each evaluation is shown once: on
+    // brandubh (no net) the learned weights appear once.
+    let l = e.expect_line("eval in use", T);
+    assert!(l.starts_with("eval in use nnue edge9 "), "{l}");
+    e.send("setoption name Variant value brandubh");
+    e.send("eval");
+    let lines = e.expect("eval in use", T);
+    let learned = lines.iter().filter(|l| l.starts_with("eval learned")).count();
+    assert_eq!(learned, 1, "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("eval nnue")), "{lines:?}");
+    e.send("setoption name Variant value tablut");
     e.send("position /9/9/9/9/2K6/9/9/9/5t3/ d");
     e.send("roads");
     assert_eq!(e.expect_line("roads", T), "roads tuichu c1 a5 i5 c9");

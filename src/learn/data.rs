@@ -219,6 +219,67 @@ pub fn write_header(out: &mut impl Write, rules_text: &str) -> std::io::Result<(
     out.write_all(rules_text.as_bytes())
 }
 
+/// Checks that a data file holds positions of `family` (the first file
+/// read decides it when none was asked for).
+pub fn check_family(
+    family: &mut Option<crate::search::eval::Family>,
+    path: &str,
+    file: &DataFile,
+) -> Result<(), String> {
+    let f = crate::search::eval::Family::of(&file.rules);
+    match *family {
+        None => *family = Some(f),
+        Some(want) if want != f => {
+            return Err(format!(
+                "{path} holds {} positions ('{}'), not {}",
+                f.name(),
+                file.rules_text,
+                want.name()
+            ))
+        }
+        Some(_) => {}
+    }
+    Ok(())
+}
+
+/// One game people played, from the CSV format of `../shared/cases/real/`
+/// (moves, two capture counts, `White`, `Black`, `Draw` or `Ongoing`).
+pub struct PeopleGame<'a> {
+    /// The game's line in the file, from 1.
+    pub line: usize,
+    /// Its moves, without a closing `timeout`.
+    pub moves: Vec<&'a str>,
+    /// `None` for a game without a result.
+    pub result: Option<GameResult>,
+}
+
+/// The games of a people's-games CSV text (`path` names it in errors).
+pub fn people_games<'a>(path: &str, text: &'a str) -> Result<Vec<PeopleGame<'a>>, String> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, line)| {
+            let fields: Vec<&str> = line.split(',').collect();
+            let [moves, _, _, result] = fields.as_slice() else {
+                return Err(format!("{path}:{}: expected four fields", i + 1));
+            };
+            Ok(PeopleGame {
+                line: i + 1,
+                moves: moves
+                    .split_whitespace()
+                    .filter(|t| *t != "timeout")
+                    .collect(),
+                result: match *result {
+                    "White" => Some(GameResult::DefendersWon),
+                    "Black" => Some(GameResult::AttackersWon),
+                    "Draw" => Some(GameResult::Draw),
+                    _ => None,
+                },
+            })
+        })
+        .collect()
+}
+
 /// A whole data file in memory.
 pub struct DataFile {
     pub rules_text: String,

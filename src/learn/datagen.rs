@@ -319,32 +319,21 @@ pub fn import_games(
     let first_game = open_for_append(out, &rules_text)?;
     let mut bytes = Vec::new();
     let mut summary = DatagenSummary::default();
-    for (line_no, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let fields: Vec<&str> = line.split(',').collect();
-        let [moves, _, _, result] = fields.as_slice() else {
-            return Err(format!("{csv}:{}: expected four fields", line_no + 1));
-        };
-        let result = match *result {
-            "White" => GameResult::DefendersWon,
-            "Black" => GameResult::AttackersWon,
-            "Draw" => GameResult::Draw,
-            _ => continue,
+    for g in data::people_games(csv, &text)? {
+        let Some(result) = g.result else {
+            continue;
         };
         let number = first_game + summary.games as u32;
         let mut game = Game::new(rules.clone());
         let mut records = Vec::new();
-        for token in moves.split_whitespace().filter(|t| *t != "timeout") {
+        for token in &g.moves {
             if game.outcome().is_some() {
                 break;
             }
             let before = *game.position();
             let mv = game
                 .play_str(token)
-                .map_err(|e| format!("{csv}:{}: {e}", line_no + 1))?;
+                .map_err(|e| format!("{csv}:{}: {e}", g.line))?;
             let quiet = game.position().captured == 0 && game.outcome().is_none();
             if quiet {
                 if let Some(mut r) = Record::new(&before, 0, Some(mv), number) {

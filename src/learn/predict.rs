@@ -4,6 +4,7 @@
 //! the defenders' view) predicts the defenders when positive, the
 //! attackers when negative.
 
+use super::data::GameResult;
 use crate::rules::{Game, Preset, Rules, Side};
 use crate::search::eval::{nnue::Network, Evaluator};
 use std::sync::Arc;
@@ -72,30 +73,22 @@ pub fn run(
             })
             .collect(),
     };
-    for (line_no, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let fields: Vec<&str> = line.split(',').collect();
-        let [moves, _, _, result] = fields.as_slice() else {
-            return Err(format!("{csv}:{}: expected four fields", line_no + 1));
-        };
-        let winner = match *result {
-            "White" => Side::Defenders,
-            "Black" => Side::Attackers,
+    for g in super::data::people_games(csv, &text)? {
+        let winner = match g.result {
+            Some(GameResult::DefendersWon) => Side::Defenders,
+            Some(GameResult::AttackersWon) => Side::Attackers,
             _ => {
                 report.skipped += 1;
                 continue;
             }
         };
         let mut game = Game::new(rules.clone());
-        for token in moves.split_whitespace().take(ply) {
-            if token == "timeout" || game.outcome().is_some() {
+        for token in g.moves.iter().take(ply) {
+            if game.outcome().is_some() {
                 break;
             }
             game.play_str(token)
-                .map_err(|e| format!("{csv}:{}: {e}", line_no + 1))?;
+                .map_err(|e| format!("{csv}:{}: {e}", g.line))?;
         }
         if game.position().ply as usize != ply || game.outcome().is_some() {
             report.skipped += 1;

@@ -274,19 +274,7 @@ pub fn read_samples(cfg: &TrainConfig) -> Result<(Family, Samples, Samples, usiz
     let mut positions = 0;
     for (i, path) in cfg.data.iter().enumerate() {
         let file = data::read_file(path)?;
-        let f = Family::of(&file.rules);
-        match family {
-            None => family = Some(f),
-            Some(want) if want != f => {
-                return Err(format!(
-                    "{path} holds {} positions ('{}'), not {}",
-                    f.name(),
-                    file.rules_text,
-                    want.name()
-                ))
-            }
-            Some(_) => {}
-        }
+        data::check_family(&mut family, path, &file)?;
         let size = file.rules.size();
         for r in &file.records {
             positions += 1;
@@ -314,8 +302,13 @@ pub fn read_samples(cfg: &TrainConfig) -> Result<(Family, Samples, Samples, usiz
     Ok((family, fit, held, positions))
 }
 
-/// Mean loss of the float model over a sample set (identity symmetry).
-fn float_loss(model: &Model, set: &Samples, maps: &[[[u8; 121]; 8]; 12]) -> f64 {
+/// The mean of `loss(scratch, i)` over a sample set's indices, summed on
+/// rayon in fixed chunks added in order (one scratch value per chunk).
+fn mean_loss<S>(
+    set: &Samples,
+    scratch: impl Fn() -> S + Sync,
+    loss: impl Fn(&mut S, usize) -> f64 + Sync,
+) -> f64 {
     let n = set.len();
     if n == 0 {
         return 0.0;
@@ -324,38 +317,33 @@ fn float_loss(model: &Model, set: &Samples, maps: &[[[u8; 121]; 8]; 12]) -> f64 
         .collect::<Vec<_>>()
         .par_chunks(4096)
         .map(|c| {
-            let mut acc = vec![0.0f32; model.width()];
-            c.iter()
-                .map(|&i| {
-                    let map = &maps[set.size[i] as usize][0];
-                    let y = model.forward(set.inputs(i), map, set.side[i], &mut acc);
-                    (sigmoid(y as f64) - set.target[i] as f64).powi(2)
-                })
-                .sum()
+            let mut s = scratch();
+            c.iter().map(|&i| loss(&mut s, i)).sum()
         })
         .collect();
     sums.iter().sum::<f64>() / n as f64
 }
 
+/// Mean loss of the float model over a sample set (identity symmetry).
+fn float_loss(model: &Model, set: &Samples, maps: &[[[u8; 121]; 8]; 12]) -> f64 {
+    let scratch = || vec![0.0f32; model.width()];
+    mean_loss(set, scratch, |acc, i| {
+        let map = &maps[set.size[i] as usize][0];
+        let y = model.forward(set.inputs(i), map, set.side[i], acc);
+        (sigmoid(y as f64) - set.target[i] as f64).powi(2)
+    })
+}
+
 /// Mean loss of the quantised net over a sample set.
 fn net_loss(net: &Network, set: &Samples) -> f64 {
-    let n = set.len();
-    if n == 0 {
-        return 0.0;
-    }
-    let sums: Vec<f64> = (0..n)
-        .collect::<Vec<_>>()
-        .par_chunks(4096)
-        .map(|c| {
-            c.iter()
-                .map(|&i| {
-                    let cp = net.evaluate_inputs(set.inputs(i), set.side[i]);
-                    (sigmoid(DEFAULT_K * cp as f64) - set.target[i] as f64).powi(2)
-                })
-                .sum()
-        })
-        .collect();
-    sums.iter().sum::<f64>() / n as f64
+    mean_loss(
+        set,
+        || (),
+        |_, i| {
+            let cp = net.evaluate_inputs(set.inputs(i), set.side[i]);
+            (sigmoid(DEFAULT_K * cp as f64) - set.target[i] as f64).powi(2)
+        },
+    )
 }
 
 /// Trains a net.

@@ -260,19 +260,7 @@ pub fn run(cfg: &TuneConfig) -> Result<TuneReport, String> {
     for (i, path) in cfg.data.iter().enumerate() {
         let file = data::read_file(path)?;
         first_rules.get_or_insert_with(|| file.rules.clone());
-        let f = Family::of(&file.rules);
-        match family {
-            None => family = Some(f),
-            Some(want) if want != f => {
-                return Err(format!(
-                    "{path} holds {} positions ('{}'), not {}",
-                    f.name(),
-                    file.rules_text,
-                    want.name()
-                ))
-            }
-            Some(_) => {}
-        }
+        data::check_family(&mut family, path, &file)?;
         let rules = file.rules.clone();
         let extracted: Vec<Result<Extracted, String>> = file
             .records

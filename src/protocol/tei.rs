@@ -296,9 +296,16 @@ impl Session {
         // The other evaluations this position has, and the one in use.
         let rules = self.engine.rules();
         let pos = self.engine.position();
+        // Each evaluation this position has, once (`nnue` falls back to the
+        // learned weights where no net fits).
+        use crate::search::eval::Evaluator;
         for name in ["learned", "nnue"] {
             let e = self.engine.evaluator_named(name);
-            if !matches!(e, crate::search::eval::Evaluator::Hand) {
+            let shown = matches!(
+                (&e, name),
+                (Evaluator::Learned(_), "learned") | (Evaluator::Nnue(_), _)
+            );
+            if shown {
                 let v = e.evaluate(pos, rules);
                 let what = e.describe(rules);
                 self.out.line(&format!("eval {what} {v} (side to move)"));
