@@ -478,9 +478,15 @@ fn extras_answer() {
     e.send("setoption name Variant value brandubh");
     e.send("eval");
     let lines = e.expect("eval in use", T);
-    let learned = lines.iter().filter(|l| l.starts_with("eval learned")).count();
+    let learned = lines
+        .iter()
+        .filter(|l| l.starts_with("eval learned"))
+        .count();
     assert_eq!(learned, 1, "{lines:?}");
-    assert!(!lines.iter().any(|l| l.starts_with("eval nnue")), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("eval nnue")),
+        "{lines:?}"
+    );
     e.send("setoption name Variant value tablut");
     e.send("position /9/9/9/9/2K6/9/9/9/5t3/ d");
     e.send("roads");
