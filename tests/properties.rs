@@ -48,22 +48,11 @@ fn walk(preset: Preset, seed: u64, plies: usize) {
 /// equal the sums from scratch along a random game; so does the search's
 /// way of entering plies out of order (a node at ply p after a deeper line).
 fn nnue_walk(preset: Preset, seed: u64, plies: usize) {
-    use konakis::search::eval::nnue::{Network, NnueStack, INPUTS};
+    use konakis::search::eval::nnue::{Network, NnueStack};
     use konakis::search::eval::Family;
     let rules = Rules::preset(preset);
     let mut rng = StdRng::seed_from_u64(seed);
-    let hidden = 24;
-    let mut weights =
-        |n: usize, m: i16| -> Vec<i16> { (0..n).map(|_| rng.gen_range(-m..=m)).collect() };
-    let net = std::sync::Arc::new(Network {
-        family: Family::of(&rules),
-        hidden,
-        about: "property test".into(),
-        feature_weights: weights(INPUTS * 2 * hidden, 300),
-        feature_bias: weights(2 * hidden, 300),
-        output_weights: weights(2 * hidden, 100),
-        output_bias: 77,
-    });
+    let net = std::sync::Arc::new(Network::random(Family::of(&rules), 24, seed));
     let mut stack = NnueStack::new(net.clone(), plies + 1);
     let mut line = vec![Position::start(&rules)];
     while line.len() <= plies {

@@ -132,6 +132,24 @@ impl<'a> Reader<'a> {
 
 impl Network {
     /// Reads a net from its file's bytes, checking everything.
+    /// A net with random weights (small enough that no sum overflows):
+    /// what the tests of the incremental update and the file format use.
+    pub fn random(family: Family, hidden: usize, seed: u64) -> Network {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut r =
+            |n: usize, m: i16| -> Vec<i16> { (0..n).map(|_| rng.gen_range(-m..=m)).collect() };
+        Network {
+            family,
+            hidden,
+            about: "random weights".into(),
+            feature_weights: r(INPUTS * 2 * hidden, 200),
+            feature_bias: r(2 * hidden, 200),
+            output_weights: r(2 * hidden, 100),
+            output_bias: 1234,
+        }
+    }
+
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         if bytes.len() < 8 + 8 || &bytes[..8] != MAGIC {
             return Err("not a Konakis NNUE file".into());
@@ -417,22 +435,6 @@ mod tests {
     use crate::rules::{Game, Preset, Rules};
     use rand::{Rng, SeedableRng};
 
-    /// A net with random weights (small enough not to overflow).
-    pub fn random_net(family: Family, hidden: usize, seed: u64) -> Network {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let mut r =
-            |n: usize, m: i16| -> Vec<i16> { (0..n).map(|_| rng.gen_range(-m..=m)).collect() };
-        Network {
-            family,
-            hidden,
-            about: "test".into(),
-            feature_weights: r(INPUTS * 2 * hidden, 200),
-            feature_bias: r(2 * hidden, 200),
-            output_weights: r(2 * hidden, 100),
-            output_bias: 1234,
-        }
-    }
-
     #[test]
     fn embedded_nets_load() {
         for f in Family::ALL {
@@ -448,7 +450,7 @@ mod tests {
 
     #[test]
     fn file_round_trip_and_damage() {
-        let net = random_net(Family::Edge9, 16, 1);
+        let net = Network::random(Family::Edge9, 16, 1);
         let bytes = net.to_bytes();
         assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
         let mut bad = bytes.clone();
@@ -467,7 +469,7 @@ mod tests {
             (Preset::Brandubh, Family::Corner7),
         ] {
             let rules = Rules::preset(preset);
-            let net = Arc::new(random_net(family, 32, 7));
+            let net = Arc::new(Network::random(family, 32, 7));
             let mut stack = NnueStack::new(net.clone(), 400);
             let mut rng = rand::rngs::StdRng::seed_from_u64(3);
             for _game in 0..5 {
