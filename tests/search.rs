@@ -267,6 +267,32 @@ fn go_nodes_is_deterministic_with_one_thread() {
     assert_eq!((ra.best, ra.nodes), (rc.best, rc.nodes));
 }
 
+/// A search stopped by its node limit answers with the line it reported
+/// last: the deepest completed iteration, or a root move the stopped
+/// iteration searched in full and found better (a GUI shows that line as
+/// the engine's choice, so they must agree).
+#[test]
+fn the_best_move_is_the_last_reported_line() {
+    for preset in [Preset::Tablut, Preset::Brandubh, Preset::Copenhagen] {
+        for nodes in [3_000, 7_000, 20_000, 45_000] {
+            let mut e = engine();
+            e.set_rules(Rules::preset(preset));
+            let mut lines: Vec<(i32, Move)> = Vec::new();
+            let r = e.search_with(Limits::nodes(nodes), |info| {
+                if info.bound.is_none() {
+                    if let Some(&mv) = info.pv.first() {
+                        lines.push((info.depth, mv));
+                    }
+                }
+            });
+            let &(depth, mv) = lines.last().expect("a reported line");
+            assert_eq!(r.best, Some(mv), "{preset}, {nodes} nodes");
+            assert_eq!(r.depth, depth, "{preset}, {nodes} nodes");
+            assert!(e.game().position().is_legal(e.rules(), mv));
+        }
+    }
+}
+
 /// Starts `go infinite`; the receiver gets the search's id and best move
 /// when it answers.
 fn go_infinite(e: &mut Engine) -> (SearchId, mpsc::Receiver<(SearchId, Option<Move>)>) {

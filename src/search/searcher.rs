@@ -905,7 +905,8 @@ impl<'a> Searcher<'a> {
 
     /// Iterative deepening. The main thread reports progress through
     /// `report`, each completed iteration's lines through `completed`, and
-    /// returns its lines of the deepest completed iteration.
+    /// returns its lines of the deepest completed iteration, or (one line)
+    /// of the stopped iteration when it found a better root move.
     pub fn iterate(
         &mut self,
         mut report: impl FnMut(&Info),
@@ -929,12 +930,16 @@ impl<'a> Searcher<'a> {
                 depth
             };
             let mut iteration: Vec<RootLine> = Vec::new();
+            let mut partial = None;
             self.excluded_root.clear();
             for pv_index in 0..multipv {
                 self.seldepth = 0;
                 let prev = lines.get(pv_index).map(|l| l.score);
                 let score = self.aspiration(search_depth, prev, pv_index == 0, &mut report);
                 if self.stopped {
+                    if multipv == 1 {
+                        partial = self.partial_line(score, search_depth);
+                    }
                     break;
                 }
                 let pv = self.pv_line();
@@ -953,6 +958,17 @@ impl<'a> Searcher<'a> {
                 // A partial MultiPV iteration counts only if nothing did.
                 if lines.is_empty() {
                     lines = iteration;
+                }
+                // A root move the stopped iteration searched in full and
+                // found better than the window's floor is the deeper
+                // opinion: play it.
+                if let Some(line) = partial {
+                    if self.is_main() {
+                        let info =
+                            self.info(line.depth, line.seldepth, 1, line.score, None, &line.pv);
+                        report(&info);
+                    }
+                    lines = vec![line];
                 }
                 break;
             }
@@ -981,6 +997,24 @@ impl<'a> Searcher<'a> {
             depth += 1;
         }
         lines
+    }
+
+    /// The line of a stopped iteration, if some root move was searched in
+    /// full and beat alpha: `update_pv` ran at the root only then (the
+    /// root's PV is reset on entry), and on a stop the root returns the
+    /// best score of the moves it finished.
+    fn partial_line(&self, score: i32, depth: i32) -> Option<RootLine> {
+        if self.pv_len[0] == 0 {
+            return None;
+        }
+        let pv = self.pv_line();
+        Some(RootLine {
+            mv: *pv.first()?,
+            score,
+            pv,
+            depth,
+            seldepth: self.seldepth as i32,
+        })
     }
 
     /// Whether the main thread stops after a completed iteration: a
