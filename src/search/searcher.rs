@@ -964,9 +964,7 @@ impl<'a> Searcher<'a> {
                 // opinion: play it.
                 if let Some(line) = partial {
                     if self.is_main() {
-                        let info =
-                            self.info(line.depth, line.seldepth, 1, line.score, None, &line.pv);
-                        report(&info);
+                        report(&self.line_info(&line, 1));
                     }
                     lines = vec![line];
                 }
@@ -980,8 +978,7 @@ impl<'a> Searcher<'a> {
             }
             completed(&lines);
             for (k, line) in lines.iter().enumerate() {
-                let info = self.info(line.depth, line.seldepth, k + 1, line.score, None, &line.pv);
-                report(&info);
+                report(&self.line_info(line, k + 1));
             }
             let best = lines[0].mv;
             if Some(best) != last_best && depth > 1 {
@@ -1004,9 +1001,6 @@ impl<'a> Searcher<'a> {
     /// root's PV is reset on entry), and on a stop the root returns the
     /// best score of the moves it finished.
     fn partial_line(&self, score: i32, depth: i32) -> Option<RootLine> {
-        if self.pv_len[0] == 0 {
-            return None;
-        }
         let pv = self.pv_line();
         Some(RootLine {
             mv: *pv.first()?,
@@ -1045,6 +1039,18 @@ impl<'a> Searcher<'a> {
         let soft = soft.mul_f64(stretch);
         let hard = setup.deadlines.hard.unwrap_or(soft);
         self.shared.clock_elapsed() >= soft.min(hard)
+    }
+
+    /// The report of a finished root line (MultiPV index from 1).
+    fn line_info(&mut self, line: &RootLine, multipv: usize) -> Info {
+        self.info(
+            line.depth,
+            line.seldepth,
+            multipv,
+            line.score,
+            None,
+            &line.pv,
+        )
     }
 
     /// A progress report of the main thread.

@@ -131,7 +131,6 @@ impl<'a> Reader<'a> {
 }
 
 impl Network {
-    /// Reads a net from its file's bytes, checking everything.
     /// A net with random weights (small enough that no sum overflows):
     /// what the tests of the incremental update and the file format use.
     pub fn random(family: Family, hidden: usize, seed: u64) -> Network {
@@ -150,6 +149,7 @@ impl Network {
         }
     }
 
+    /// Reads a net from its file's bytes, checking everything.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         if bytes.len() < 8 + 8 || &bytes[..8] != MAGIC {
             return Err("not a Konakis NNUE file".into());
