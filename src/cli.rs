@@ -435,6 +435,10 @@ pub struct TrainArgs {
     /// Weight of the search score in the target, against the game's result.
     #[arg(long, default_value_t = 0.5)]
     pub lambda: f64,
+    /// Fit how search scores map to results (a scale and the score at which the
+    /// sides are even) before blending them in, instead of the fixed scale.
+    #[arg(long)]
+    pub calibrate: bool,
     /// Adam's step at the start (it falls linearly to a tenth of it).
     #[arg(long, default_value_t = 0.001)]
     pub lr: f64,
@@ -464,6 +468,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
         hidden: args.hidden,
         epochs: args.epochs,
         lambda: args.lambda,
+        calibrate: args.calibrate,
         seed: args.seed,
         learning_rate: args.lr,
         batch: args.batch,
@@ -490,6 +495,13 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     say!(
         "loss (mean squared error of sigmoid(output) against the target): fit {fit:.6}, held out {held:.6}, held out after quantisation {:.6}",
         report.quantised_loss
+    );
+    let c = report.calibration;
+    say!(
+        "search scores read as sigmoid({:.6} * (score - ({:.0}))), defenders' view{}",
+        c.k,
+        c.even,
+        if args.calibrate { " (fitted)" } else { "" }
     );
     Ok(())
 }

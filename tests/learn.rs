@@ -218,6 +218,28 @@ fn train_writes_a_net_the_engine_plays_with() {
     assert!(ok, "{stdout}\n{stderr}");
     assert!(stdout.contains("net corner7 16x2 written"), "{stdout}");
     assert!(stderr.contains("epoch   3/3"), "{stderr}");
+    assert!(
+        stdout
+            .contains("search scores read as sigmoid(0.005756 * (score - (0))), defenders' view\n"),
+        "{stdout}"
+    );
+    // --calibrate fits the scores' scale and even point to the results.
+    let (ok, stdout, stderr) = konakis(&[
+        "train",
+        "--data",
+        &data,
+        "--hidden",
+        "8",
+        "--epochs",
+        "1",
+        "--calibrate",
+        "--out",
+        &tmp("calibrated.nnue"),
+    ]);
+    assert!(
+        ok && stdout.contains("defenders' view (fitted)"),
+        "{stdout}\n{stderr}"
+    );
     let one_thread = Command::new(env!("CARGO_BIN_EXE_konakis"))
         .args(args(&net_b))
         .env("RAYON_NUM_THREADS", "1")

@@ -4,7 +4,11 @@
 //! The target, from the side to move's view, blends the game's result with
 //! the search's score: `lambda * sigmoid(K * score) + (1 - lambda) * result`
 //! (positions without a score use the result), with the tuner's
-//! `K = ln 10 / 400` so the net's output is in centi-soldiers. Loss: mean
+//! `K = ln 10 / 400` so the net's output is in centi-soldiers. With
+//! `--calibrate`, `sigmoid(K * score)` becomes `sigmoid(k * (score - even))`
+//! (defenders' view) with `k` and `even` fitted to the results first
+//! ([`Calibration`]): the search scores of an evaluation that misjudges a
+//! variant then still teach the net who is winning. Loss: mean
 //! squared error of `sigmoid(output)`. Mini-batch Adam; each batch is cut
 //! into a fixed number of chunks whose gradients rayon computes apart and
 //! adds in order, so the same data and seed give the same net on any number
@@ -19,7 +23,7 @@
 //! exploit, and the loops vectorise over the hidden neurons.
 
 use super::data::{self, Record};
-use super::tune::{held_out, DEFAULT_K};
+use super::tune::{fit_calibration, held_out, Calibration, DEFAULT_K};
 use crate::rules::Side;
 use crate::search::eval::learned::Family;
 use crate::search::eval::nnue::{self, Network, INPUTS, QA, QB, WEIGHT_CLIP};
@@ -37,6 +41,9 @@ pub struct TrainConfig {
     pub epochs: usize,
     /// Weight of the search score in the target.
     pub lambda: f64,
+    /// Fit the score's scale and even point to the results (see
+    /// [`Calibration`]) instead of the fixed `K`.
+    pub calibrate: bool,
     pub seed: u64,
     /// Adam's step at the start (it falls linearly to a tenth).
     pub learning_rate: f64,
@@ -259,10 +266,24 @@ pub struct TrainReport {
     pub epoch_losses: Vec<(f64, f64)>,
     /// Held-out loss of the quantised net.
     pub quantised_loss: f64,
+    /// How the search scores were turned into expected results.
+    pub calibration: Calibration,
 }
 
-/// Reads the data into samples (fit set, held-out set).
-pub fn read_samples(cfg: &TrainConfig) -> Result<(Family, Samples, Samples, usize), String> {
+/// What [`read_samples`] read.
+pub struct ReadSamples {
+    pub family: Family,
+    pub fit: Samples,
+    pub held: Samples,
+    pub positions: usize,
+    /// How the search scores became expected results.
+    pub calibration: Calibration,
+}
+
+/// Reads the data into samples (fit set, held-out set). With `calibrate`,
+/// the score's calibration is fitted on the fit set's scored positions
+/// first, so that the held-out games stay unseen.
+pub fn read_samples(cfg: &TrainConfig) -> Result<ReadSamples, String> {
     if cfg.data.is_empty() {
         return Err("give at least one --data file".into());
     }
@@ -270,11 +291,38 @@ pub fn read_samples(cfg: &TrainConfig) -> Result<(Family, Samples, Samples, usiz
         return Err("--lambda must be 0 to 1 and --validation 0 to 0.9".into());
     }
     let mut family = cfg.family;
-    let (mut fit, mut held) = (Samples::new(), Samples::new());
-    let mut positions = 0;
-    for (i, path) in cfg.data.iter().enumerate() {
+    let mut files = Vec::with_capacity(cfg.data.len());
+    for path in &cfg.data {
         let file = data::read_file(path)?;
         data::check_family(&mut family, path, &file)?;
+        files.push(file);
+    }
+    let family = family.ok_or("no data")?;
+    let is_held = |i: usize, r: &Record| held_out(i, r.game, cfg.seed, cfg.validation);
+    let calibration = if cfg.calibrate {
+        let pairs: Vec<(f64, f64)> = files
+            .iter()
+            .enumerate()
+            .flat_map(|(i, f)| f.records.iter().map(move |r| (i, r)))
+            .filter(|&(i, r)| !r.no_score && !is_held(i, r))
+            .map(|(_, r)| {
+                let score = match r.side {
+                    Side::Defenders => r.score as f64,
+                    Side::Attackers => -(r.score as f64),
+                };
+                (score, r.result.defenders_score())
+            })
+            .collect();
+        if pairs.is_empty() {
+            return Err("--calibrate needs positions with search scores".into());
+        }
+        fit_calibration(&pairs)
+    } else {
+        Calibration::FIXED
+    };
+    let (mut fit, mut held) = (Samples::new(), Samples::new());
+    let mut positions = 0;
+    for (i, file) in files.iter().enumerate() {
         let size = file.rules.size();
         for r in &file.records {
             positions += 1;
@@ -285,21 +333,23 @@ pub fn read_samples(cfg: &TrainConfig) -> Result<(Family, Samples, Samples, usiz
             let target = if r.no_score {
                 result
             } else {
-                cfg.lambda * sigmoid(DEFAULT_K * r.score as f64) + (1.0 - cfg.lambda) * result
+                cfg.lambda * calibration.expected(r.score as f64, r.side)
+                    + (1.0 - cfg.lambda) * result
             };
-            let set = if held_out(i, r.game, cfg.seed, cfg.validation) {
-                &mut held
-            } else {
-                &mut fit
-            };
+            let set = if is_held(i, r) { &mut held } else { &mut fit };
             set.push(r, size, target as f32);
         }
     }
-    let family = family.ok_or("no data")?;
     if fit.is_empty() {
         return Err("no positions to fit".into());
     }
-    Ok((family, fit, held, positions))
+    Ok(ReadSamples {
+        family,
+        fit,
+        held,
+        positions,
+        calibration,
+    })
 }
 
 /// The mean of `loss(scratch, i)` over a sample set's indices, summed on
@@ -354,7 +404,13 @@ pub fn run(cfg: &TrainConfig) -> Result<TrainReport, String> {
     if cfg.batch == 0 || cfg.epochs == 0 {
         return Err("--batch and --epochs must be at least 1".into());
     }
-    let (family, fit, held, positions) = read_samples(cfg)?;
+    let ReadSamples {
+        family,
+        fit,
+        held,
+        positions,
+        calibration,
+    } = read_samples(cfg)?;
     let (net, epoch_losses) = fit_net(cfg, family, &fit, &held);
     let quantised_loss = net_loss(&net, &held);
     Ok(TrainReport {
@@ -365,6 +421,7 @@ pub fn run(cfg: &TrainConfig) -> Result<TrainReport, String> {
         validation: held.len(),
         epoch_losses,
         quantised_loss,
+        calibration,
     })
 }
 
@@ -542,6 +599,7 @@ mod tests {
             hidden,
             epochs,
             lambda: 0.0,
+            calibrate: false,
             seed: 5,
             learning_rate: 0.01,
             batch: 64,
