@@ -577,6 +577,10 @@ pub struct DatagenArgs {
     /// random:<plies> (random moves from the start) or a file of openings.
     #[arg(long, default_value = "random:8")]
     pub openings: String,
+    /// Random plies after each opening, so that an openings file gives more
+    /// distinct games than it has lines (with random:N, N more plies).
+    #[arg(long, default_value_t = 0)]
+    pub random_plies: u32,
     /// Seed: the same seed gives the same file.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -639,6 +643,7 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
         attacker_nodes: args.attacker_nodes,
         threads,
         openings,
+        random_plies: args.random_plies,
         seed: args.seed,
         max_plies: args.max_plies,
         out: args.out.clone().unwrap_or_default(),

@@ -131,6 +131,52 @@ fn bad_data_files_are_named() {
     );
 }
 
+/// An openings file of one line gives one game over and over (the search at
+/// fixed nodes is deterministic); `--random-plies` makes each game its own,
+/// still the same for the same seed.
+#[test]
+fn random_plies_after_file_openings_vary_the_games() {
+    let openings = tmp("one-opening.txt");
+    std::fs::write(&openings, "startpos\n").unwrap();
+    let first_positions = |path: &str| {
+        let file = read_file(path).unwrap();
+        let mut firsts = std::collections::BTreeMap::new();
+        for r in &file.records {
+            firsts
+                .entry(r.game)
+                .or_insert((r.attackers, r.defenders, r.king));
+        }
+        firsts.into_values().collect::<Vec<_>>()
+    };
+    let same = tmp("same.bin");
+    datagen(&same, &["--games", "4", "--openings", &openings]);
+    let firsts = first_positions(&same);
+    assert!(firsts.windows(2).all(|w| w[0] == w[1]), "{firsts:?}");
+    let varied = tmp("varied.bin");
+    let again = tmp("varied-again.bin");
+    for out in [&varied, &again] {
+        datagen(
+            out,
+            &[
+                "--games",
+                "4",
+                "--openings",
+                &openings,
+                "--random-plies",
+                "2",
+                "--seed",
+                "5",
+            ],
+        );
+    }
+    assert_eq!(
+        std::fs::read(&varied).unwrap(),
+        std::fs::read(&again).unwrap()
+    );
+    let firsts = first_positions(&varied);
+    assert!(firsts.iter().any(|f| *f != firsts[0]), "{firsts:?}");
+}
+
 /// `konakis tune` fits weights that predict the data better than where it
 /// started, writes a weights file the engine can read (with the command
 /// that made it), and gives the same weights for the same data and seed.

@@ -25,6 +25,9 @@ pub struct DatagenConfig {
     pub threads: usize,
     /// Where games start, so that they differ.
     pub openings: Openings,
+    /// Random plies played after each opening, so that an openings file
+    /// (games people played, say) gives more distinct games than it has lines.
+    pub random_plies: u32,
     pub seed: u64,
     /// A game still going after this many plies is scored a draw.
     pub max_plies: u32,
@@ -168,11 +171,16 @@ fn open_for_append(path: &str, rules_text: &str) -> Result<u32, String> {
     }
 }
 
-/// A random opening of `plies` plies that does not end the game (tried
-/// again from the start with the same generator when it does).
-fn opening(rules: &Rules, plies: u32, rng: &mut StdRng) -> Game {
-    loop {
-        let mut game = Game::new(rules.clone());
+/// `plies` random plies from `start` that do not end the game (tried again
+/// from `start` with the same generator when they do; after many tries,
+/// `start` itself).
+fn random_plies(start: &Game, plies: u32, rng: &mut StdRng) -> Game {
+    const TRIES: usize = 1000;
+    if plies == 0 {
+        return start.clone();
+    }
+    for _ in 0..TRIES {
+        let mut game = start.clone();
         for _ in 0..plies {
             let legal = game.legal_moves();
             if legal.is_empty() {
@@ -187,6 +195,7 @@ fn opening(rules: &Rules, plies: u32, rng: &mut StdRng) -> Game {
             return game;
         }
     }
+    start.clone()
 }
 
 /// An engine with the run's options set.
@@ -209,11 +218,11 @@ fn play_game(
     let mut rng =
         StdRng::seed_from_u64(cfg.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     engine.set_hash(16)?;
-    let start = match &cfg.openings {
-        Openings::Random(plies) => opening(rules, *plies, &mut rng),
+    let opening = match &cfg.openings {
+        Openings::Random(plies) => random_plies(&Game::new(rules.clone()), *plies, &mut rng),
         Openings::List(list) => crate::runner::opening_game(rules, &list[index % list.len()])?,
     };
-    engine.set_game(start);
+    engine.set_game(random_plies(&opening, cfg.random_plies, &mut rng));
     let mut records = Vec::new();
     let mut adjudicated = false;
     while engine.game().outcome().is_none() {
