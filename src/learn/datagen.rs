@@ -6,7 +6,7 @@ use super::data::{self, GameResult, Record};
 use crate::rules::{Game, Preset, Rules, Side};
 use crate::search::{Engine, Limits, WIN_BOUND};
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rayon::prelude::*;
 use std::io::Write;
 use std::time::Instant;
@@ -174,28 +174,19 @@ fn open_for_append(path: &str, rules_text: &str) -> Result<u32, String> {
 /// `plies` random plies from `start` that do not end the game (tried again
 /// from `start` with the same generator when they do; after many tries,
 /// `start` itself).
-fn random_plies(start: &Game, plies: u32, rng: &mut StdRng) -> Game {
+fn random_plies(start: &Game, plies: u32, rng: &mut StdRng) -> Result<Game, String> {
     const TRIES: usize = 1000;
     if plies == 0 {
-        return start.clone();
+        return Ok(start.clone());
     }
     for _ in 0..TRIES {
         let mut game = start.clone();
-        for _ in 0..plies {
-            let legal = game.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            let mv = legal[rng.gen_range(0..legal.len())];
-            if game.play(mv).is_err() {
-                break;
-            }
-        }
+        crate::runner::play_random_plies(&mut game, plies, rng)?;
         if game.outcome().is_none() {
-            return game;
+            return Ok(game);
         }
     }
-    start.clone()
+    Ok(start.clone())
 }
 
 /// An engine with the run's options set.
@@ -219,10 +210,10 @@ fn play_game(
         StdRng::seed_from_u64(cfg.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     engine.set_hash(16)?;
     let opening = match &cfg.openings {
-        Openings::Random(plies) => random_plies(&Game::new(rules.clone()), *plies, &mut rng),
+        Openings::Random(plies) => random_plies(&Game::new(rules.clone()), *plies, &mut rng)?,
         Openings::List(list) => crate::runner::opening_game(rules, &list[index % list.len()])?,
     };
-    engine.set_game(random_plies(&opening, cfg.random_plies, &mut rng));
+    engine.set_game(random_plies(&opening, cfg.random_plies, &mut rng)?);
     let mut records = Vec::new();
     let mut adjudicated = false;
     while engine.game().outcome().is_none() {

@@ -144,6 +144,27 @@ pub struct Opening {
     pub moves: Vec<String>,
 }
 
+/// Plays up to `plies` uniformly random legal moves (fewer where a side has
+/// none) and returns them: the random walk of `match --openings random:N` and
+/// of `datagen`'s openings and `--random-plies`.
+pub fn play_random_plies(
+    game: &mut Game,
+    plies: u32,
+    rng: &mut impl Rng,
+) -> Result<Vec<Move>, String> {
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let mv = legal[rng.gen_range(0..legal.len())];
+        game.play(mv)?;
+        moves.push(mv);
+    }
+    Ok(moves)
+}
+
 /// Random openings of `plies` plies from the start, kept only when a short
 /// search sees neither side winning outright; no opening twice.
 pub fn random_openings(
@@ -167,16 +188,7 @@ pub fn random_openings(
             ));
         }
         let mut game = Game::new(rules.clone());
-        let mut moves = Vec::new();
-        for _ in 0..plies {
-            let legal = game.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            let mv = legal[rng.gen_range(0..legal.len())];
-            game.play(mv)?;
-            moves.push(mv.to_string());
-        }
+        let moves = play_random_plies(&mut game, plies, &mut rng)?;
         if game.outcome().is_some()
             || moves.len() < plies as usize
             || !seen.insert(game.position().hash())
@@ -190,7 +202,7 @@ pub fn random_openings(
         }
         out.push(Opening {
             start: start.clone(),
-            moves,
+            moves: moves.iter().map(Move::to_string).collect(),
         });
     }
     Ok(out)
