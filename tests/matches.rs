@@ -155,9 +155,14 @@ fn a_real_match_replays_identically() {
     );
 }
 
+/// The match stops where the ratio first crosses a bound, and says so;
+/// `konakis stats --sprt` on its records, read in order, finds the same
+/// stop.
 #[test]
 fn sprt_stops_a_decided_match() {
     let me = format!("cmd={KONAKIS}");
+    let rec = tmp("sprt-records.txt");
+    let rec_s = rec.to_string_lossy().to_string();
     let fake = format!("cmd={FAKE}");
     let (stdout, stderr, ok) = run_match(&[
         "--engine",
@@ -180,9 +185,25 @@ fn sprt_stops_a_decided_match() {
         "elo1=50",
         "alpha=0.05",
         "beta=0.05",
+        "--records",
+        &rec_s,
     ]);
     assert!(ok, "{stdout}\n{stderr}");
-    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    assert!(stdout.contains("H1 accepted at game "), "{stdout}");
+    let sprt_line = |report: &str| {
+        report
+            .lines()
+            .find(|l| l.contains("SPRT"))
+            .map(str::to_string)
+    };
+    let out = Command::new(KONAKIS)
+        .args(["stats", &rec_s, "--sprt", "elo0=0", "elo1=50"])
+        .args(["alpha=0.05", "beta=0.05"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let merged = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(sprt_line(&merged), sprt_line(&stdout), "{merged}");
     let games: u32 = stdout
         .split(", ")
         .nth(1)

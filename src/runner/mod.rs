@@ -18,7 +18,7 @@ use player::{EngineSpec, Failure, Player, Proto};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use record::{EndReason, GameRecord, RecordedMove};
-use stats::{Pentanomial, Sprt, Wdl};
+use stats::{Pentanomial, Sprt, SprtState, Wdl};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -484,24 +484,45 @@ impl Tally {
         }
     }
 
-    fn sprt_text(&self, sprt: &Sprt, repeat: bool) -> (String, Option<bool>) {
-        let st = if repeat {
+    fn sprt_state(&self, sprt: &Sprt, repeat: bool) -> SprtState {
+        if repeat {
             sprt.state_pentanomial(&self.pentanomial)
         } else {
             sprt.state_trinomial(&self.overall)
-        };
-        (
-            format!("LLR {:.2} [{:.2}, {:.2}]", st.llr, st.lower, st.upper),
-            st.verdict(),
-        )
+        }
     }
+
+    /// The SPRT stop this tally reaches now, if the test has not stopped yet.
+    fn sprt_stop(&self, sprt: &Sprt, repeat: bool) -> Option<SprtStop> {
+        let st = self.sprt_state(sprt, repeat);
+        st.verdict().map(|accepted_h1| SprtStop {
+            accepted_h1,
+            games: self.games,
+            llr: st.llr,
+        })
+    }
+}
+
+fn llr_text(st: &SprtState) -> String {
+    format!("LLR {:.2} [{:.2}, {:.2}]", st.llr, st.lower, st.upper)
+}
+
+/// Where an SPRT stopped a match: the games finished when the ratio first
+/// crossed a bound. The games of pairs begun by then are still played, so
+/// the final tally (and its ratio) can differ a little from the one that
+/// decided.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtStop {
+    pub accepted_h1: bool,
+    pub games: u32,
+    pub llr: f64,
 }
 
 /// The result of a whole match.
 pub struct MatchOutcome {
     pub tally: Tally,
     pub records: Vec<GameRecord>,
-    pub sprt_verdict: Option<bool>,
+    pub sprt_stop: Option<SprtStop>,
 }
 
 /// The games still to play. Once the match is stopped (an SPRT verdict),
@@ -624,7 +645,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
     };
     let mut tally = Tally::default();
     let mut records = Vec::new();
-    let mut verdict = None;
+    let mut sprt_stop = None;
     let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
     for f in rx {
         tally.add(&f, cfg.repeat);
@@ -644,11 +665,15 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
             tally.elo_text(cfg.repeat)
         );
         if let Some(sprt) = &cfg.sprt {
-            let (text, v) = tally.sprt_text(sprt, cfg.repeat);
-            msg.push_str(&format!(", {text}"));
-            if verdict.is_none() && v.is_some() {
-                verdict = v;
-                stop.store(true, Ordering::Relaxed);
+            msg.push_str(&format!(
+                ", {}",
+                llr_text(&tally.sprt_state(sprt, cfg.repeat))
+            ));
+            if sprt_stop.is_none() {
+                sprt_stop = tally.sprt_stop(sprt, cfg.repeat);
+                if sprt_stop.is_some() {
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
         }
         match &bar {
@@ -680,7 +705,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
     Ok(MatchOutcome {
         tally,
         records,
-        sprt_verdict: verdict,
+        sprt_stop,
     })
 }
 
@@ -791,7 +816,7 @@ pub fn report(cfg: &MatchConfig, outcome: &MatchOutcome) -> String {
         repeat: cfg.repeat,
         sprt: cfg.sprt,
     };
-    report_tally(&header, &outcome.tally, outcome.sprt_verdict)
+    report_tally(&header, &outcome.tally, outcome.sprt_stop)
 }
 
 /// What a report says besides the tally.
@@ -803,7 +828,7 @@ pub struct ReportHeader {
 }
 
 /// The report of a tally (a match's, or merged records').
-pub fn report_tally(head: &ReportHeader, t: &Tally, sprt_verdict: Option<bool>) -> String {
+pub fn report_tally(head: &ReportHeader, t: &Tally, sprt_stop: Option<SprtStop>) -> String {
     let cfg = head;
     let names = [&head.names[0], &head.names[1]];
     let mut s = String::new();
@@ -829,11 +854,27 @@ pub fn report_tally(head: &ReportHeader, t: &Tally, sprt_verdict: Option<bool>) 
         ));
     }
     if let Some(sprt) = &cfg.sprt {
-        let (text, _) = t.sprt_text(sprt, cfg.repeat);
-        let verdict = match sprt_verdict {
-            Some(true) => "H1 accepted",
-            Some(false) => "H0 accepted",
-            None => "inconclusive",
+        let text = llr_text(&t.sprt_state(sprt, cfg.repeat));
+        let verdict = match sprt_stop {
+            Some(stop) => {
+                let after = t.games.saturating_sub(stop.games);
+                format!(
+                    "{} at game {} (LLR {:.2}{})",
+                    if stop.accepted_h1 {
+                        "H1 accepted"
+                    } else {
+                        "H0 accepted"
+                    },
+                    stop.games,
+                    stop.llr,
+                    match after {
+                        0 => String::new(),
+                        1 => "; 1 more game was played".to_string(),
+                        n => format!("; {n} more games were played"),
+                    }
+                )
+            }
+            None => "inconclusive".to_string(),
         };
         s.push_str(&format!(
             "  SPRT elo0 {} elo1 {} alpha {} beta {}: {text}, {verdict}\n",
@@ -915,7 +956,10 @@ pub fn merge_records(paths: &[String], sprt: Option<Sprt>) -> Result<String, Str
         *openings.entry(r.opening.unwrap_or(r.number)).or_insert(0) += 1;
     }
     let repeat = openings.values().any(|&c| c > 1);
+    // Games are read in the order of their numbers, and the SPRT stops
+    // where the ratio first crosses a bound, as the match would have.
     let mut tally = Tally::default();
+    let mut sprt_stop = None;
     for r in &records {
         let pairing = Pairing {
             number: r.number,
@@ -929,13 +973,15 @@ pub fn merge_records(paths: &[String], sprt: Option<Sprt>) -> Result<String, Str
             },
             repeat,
         );
+        if let (Some(s), None) = (&sprt, sprt_stop) {
+            sprt_stop = tally.sprt_stop(s, repeat);
+        }
     }
-    let verdict = sprt.and_then(|s| tally.sprt_text(&s, repeat).1);
     let head = ReportHeader {
         names: names.map(|n| n.unwrap_or_else(|| "?".into())),
         variant,
         repeat,
         sprt,
     };
-    Ok(report_tally(&head, &tally, verdict))
+    Ok(report_tally(&head, &tally, sprt_stop))
 }
