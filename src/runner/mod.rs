@@ -491,16 +491,6 @@ impl Tally {
             sprt.state_trinomial(&self.overall)
         }
     }
-
-    /// The SPRT stop this tally reaches now, if the test has not stopped yet.
-    fn sprt_stop(&self, sprt: &Sprt, repeat: bool) -> Option<SprtStop> {
-        let st = self.sprt_state(sprt, repeat);
-        st.verdict().map(|accepted_h1| SprtStop {
-            accepted_h1,
-            games: self.games,
-            llr: st.llr,
-        })
-    }
 }
 
 fn llr_text(st: &SprtState) -> String {
@@ -516,6 +506,36 @@ pub struct SprtStop {
     pub accepted_h1: bool,
     pub games: u32,
     pub llr: f64,
+}
+
+impl SprtStop {
+    /// The stop that a test in state `st` after `games` games has reached, if any.
+    fn reached(st: &SprtState, games: u32) -> Option<SprtStop> {
+        st.verdict().map(|accepted_h1| SprtStop {
+            accepted_h1,
+            games,
+            llr: st.llr,
+        })
+    }
+
+    /// "H1 accepted at game N (LLR x; M more games were played)", for a
+    /// report on `total_games` games.
+    fn describe(&self, total_games: u32) -> String {
+        let verdict = if self.accepted_h1 {
+            "H1 accepted"
+        } else {
+            "H0 accepted"
+        };
+        let more = match total_games.saturating_sub(self.games) {
+            0 => String::new(),
+            1 => "; 1 more game was played".to_string(),
+            n => format!("; {n} more games were played"),
+        };
+        format!(
+            "{verdict} at game {} (LLR {:.2}{more})",
+            self.games, self.llr
+        )
+    }
 }
 
 /// The result of a whole match.
@@ -665,12 +685,10 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, String> {
             tally.elo_text(cfg.repeat)
         );
         if let Some(sprt) = &cfg.sprt {
-            msg.push_str(&format!(
-                ", {}",
-                llr_text(&tally.sprt_state(sprt, cfg.repeat))
-            ));
+            let st = tally.sprt_state(sprt, cfg.repeat);
+            msg.push_str(&format!(", {}", llr_text(&st)));
             if sprt_stop.is_none() {
-                sprt_stop = tally.sprt_stop(sprt, cfg.repeat);
+                sprt_stop = SprtStop::reached(&st, tally.games);
                 if sprt_stop.is_some() {
                     stop.store(true, Ordering::Relaxed);
                 }
@@ -855,27 +873,7 @@ pub fn report_tally(head: &ReportHeader, t: &Tally, sprt_stop: Option<SprtStop>)
     }
     if let Some(sprt) = &cfg.sprt {
         let text = llr_text(&t.sprt_state(sprt, cfg.repeat));
-        let verdict = match sprt_stop {
-            Some(stop) => {
-                let after = t.games.saturating_sub(stop.games);
-                format!(
-                    "{} at game {} (LLR {:.2}{})",
-                    if stop.accepted_h1 {
-                        "H1 accepted"
-                    } else {
-                        "H0 accepted"
-                    },
-                    stop.games,
-                    stop.llr,
-                    match after {
-                        0 => String::new(),
-                        1 => "; 1 more game was played".to_string(),
-                        n => format!("; {n} more games were played"),
-                    }
-                )
-            }
-            None => "inconclusive".to_string(),
-        };
+        let verdict = sprt_stop.map_or("inconclusive".to_string(), |stop| stop.describe(t.games));
         s.push_str(&format!(
             "  SPRT elo0 {} elo1 {} alpha {} beta {}: {text}, {verdict}\n",
             sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
@@ -974,7 +972,7 @@ pub fn merge_records(paths: &[String], sprt: Option<Sprt>) -> Result<String, Str
             repeat,
         );
         if let (Some(s), None) = (&sprt, sprt_stop) {
-            sprt_stop = tally.sprt_stop(s, repeat);
+            sprt_stop = SprtStop::reached(&tally.sprt_state(s, repeat), tally.games);
         }
     }
     let head = ReportHeader {
