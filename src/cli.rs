@@ -311,7 +311,8 @@ pub struct TuneArgs {
     /// Data files written by `konakis datagen` (all of one board family).
     #[arg(long, num_args = 1.., required = true)]
     pub data: Vec<String>,
-    /// The board family: corner7, edge9, corner9 or corner11 (default: the data's).
+    /// The board family: corner7, edge9, corner9, corner11, corner11-plain or ashton
+    /// (default: the data's).
     #[arg(long)]
     pub family: Option<String>,
     /// Passes of gradient descent over all positions.
@@ -423,7 +424,8 @@ pub struct TrainArgs {
     /// Data files written by `konakis datagen` (all of one board family).
     #[arg(long, num_args = 1.., required = true)]
     pub data: Vec<String>,
-    /// The board family: corner7, edge9, corner9, corner11 or ashton (default: the data's).
+    /// The board family: corner7, edge9, corner9, corner11, corner11-plain or ashton
+    /// (default: the data's).
     #[arg(long)]
     pub family: Option<String>,
     /// Hidden neurons per side.

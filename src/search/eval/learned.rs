@@ -4,12 +4,14 @@
 //! command that produced it.
 
 use super::features::{self, Group, Sink, COUNT};
-use crate::rules::options::Escape;
+use crate::rules::options::{Escape, ExitFort, Shieldwall};
 use crate::rules::{Position, Rules};
 use std::sync::OnceLock;
 
 /// Boards that share weights: the size of the board and where the king
-/// escapes decide what a good position looks like.
+/// escapes decide what a good position looks like, and on 11x11 whether the
+/// rules have shieldwalls and edge forts (which change what a safe king and a
+/// strong attacking wall are).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
     /// 7x7 (and smaller) boards, corner escape: brandubh.
@@ -18,19 +20,24 @@ pub enum Family {
     Edge9,
     /// 9x9 boards, corner escape: tablut-corner.
     Corner9,
-    /// 11x11 boards, corner escape: Copenhagen, Fetlar.
+    /// 11x11 boards, corner escape, with shieldwalls or edge forts:
+    /// Copenhagen, hnefatafl-org-11.
     Corner11,
+    /// 11x11 boards, corner escape, with neither shieldwalls nor edge forts:
+    /// Fetlar.
+    Corner11Plain,
     /// Boards with camps: Ashton Tablut (the Tablut Challenge). Until it
     /// has weights of its own it uses [`Family::Edge9`]'s.
     Ashton,
 }
 
 impl Family {
-    pub const ALL: [Family; 5] = [
+    pub const ALL: [Family; 6] = [
         Family::Corner7,
         Family::Edge9,
         Family::Corner9,
         Family::Corner11,
+        Family::Corner11Plain,
         Family::Ashton,
     ];
 
@@ -38,10 +45,13 @@ impl Family {
         if rules.masks().camps.any() {
             return Family::Ashton;
         }
-        match (rules.options().escape, rules.size()) {
+        let options = rules.options();
+        let plain = options.shieldwall == Shieldwall::None && options.exit_fort == ExitFort::None;
+        match (options.escape, rules.size()) {
             (Escape::Edge, _) => Family::Edge9,
             (Escape::Corner, 0..=7) => Family::Corner7,
             (Escape::Corner, 8..=9) => Family::Corner9,
+            (Escape::Corner, _) if plain => Family::Corner11Plain,
             (Escape::Corner, _) => Family::Corner11,
         }
     }
@@ -52,6 +62,7 @@ impl Family {
             Family::Edge9 => "edge9",
             Family::Corner9 => "corner9",
             Family::Corner11 => "corner11",
+            Family::Corner11Plain => "corner11-plain",
             Family::Ashton => "ashton",
         }
     }
@@ -63,6 +74,7 @@ impl Family {
             Family::Edge9 => include_str!("weights/edge9.txt"),
             Family::Corner9 => include_str!("weights/corner9.txt"),
             Family::Corner11 => include_str!("weights/corner11.txt"),
+            Family::Corner11Plain => include_str!("weights/corner11-plain.txt"),
             Family::Ashton => include_str!("weights/ashton.txt"),
         }
     }
@@ -75,7 +87,8 @@ impl std::str::FromStr for Family {
             .into_iter()
             .find(|f| f.name() == s)
             .ok_or_else(|| {
-                format!("unknown board family '{s}' (corner7, edge9, corner9, corner11, ashton)")
+                let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+                format!("unknown board family '{s}' ({})", names.join(", "))
             })
     }
 }
@@ -217,6 +230,24 @@ mod tests {
         for f in Family::ALL {
             Weights::parse(f.text()).unwrap_or_else(|e| panic!("{}: {e}", f.name()));
         }
+    }
+
+    #[test]
+    fn every_preset_has_its_family() {
+        use crate::rules::Preset;
+        let family = |p| Family::of(&Rules::preset(p));
+        assert_eq!(family(Preset::Tablut), Family::Edge9);
+        assert_eq!(family(Preset::Brandubh), Family::Corner7);
+        assert_eq!(family(Preset::TablutCorner), Family::Corner9);
+        assert_eq!(family(Preset::Copenhagen), Family::Corner11);
+        assert_eq!(family(Preset::HnefataflOrg11), Family::Corner11);
+        assert_eq!(family(Preset::Fetlar), Family::Corner11Plain);
+        assert_eq!(family(Preset::Ashton), Family::Ashton);
+        for f in Family::ALL {
+            assert_eq!(f.name().parse::<Family>(), Ok(f));
+        }
+        let unknown = "corner13".parse::<Family>().unwrap_err();
+        assert!(unknown.contains("corner11-plain"), "{unknown}");
     }
 
     #[test]
