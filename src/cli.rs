@@ -243,8 +243,13 @@ pub fn run_tablut_challenge(args: &TablutChallengeArgs) -> Result<(), String> {
 #[derive(Args, Debug)]
 pub struct StatsArgs {
     /// Record files written by `match --records`.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "pairs")]
     pub files: Vec<String>,
+    /// Pair counts of an earlier run of the same test whose records are
+    /// gone, as its report printed them (`pairs (pentanomial …)`), comma-
+    /// separated: a,b,c,d,e. Repeatable; added to the records' pairs.
+    #[arg(long, value_name = "A,B,C,D,E")]
+    pub pairs: Vec<crate::runner::stats::Pentanomial>,
     /// The SPRT to state: elo0=<a> elo1=<b> alpha=<x> beta=<y>.
     #[arg(long, num_args = 4, value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
@@ -900,8 +905,19 @@ fn parse_shard(text: &str) -> Result<(usize, usize), String> {
 
 pub fn run_stats(args: &StatsArgs) -> Result<(), String> {
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
-    let report = crate::runner::merge_records(&args.files, sprt)?;
-    say!("{}", report.trim_end());
+    let mut records = None;
+    if !args.files.is_empty() {
+        let (head, tally, stop) = crate::runner::merged_tally(&args.files, sprt)?;
+        say!(
+            "{}",
+            crate::runner::report_tally(&head, &tally, stop).trim_end()
+        );
+        records = Some(tally);
+    }
+    if !args.pairs.is_empty() {
+        let report = crate::runner::carried_pairs_report(&args.pairs, records.as_ref(), sprt)?;
+        say!("{}", report.trim_end());
+    }
     Ok(())
 }
 

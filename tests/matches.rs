@@ -695,3 +695,120 @@ fn shards_merge_into_the_whole_match() {
     ]);
     assert!(!ok && stderr.contains("konakis stats"), "{stderr}");
 }
+
+/// A test continued over runs whose records are gone: `konakis stats
+/// --pairs` adds the pair counts a report printed to the records' pairs,
+/// and gives the same totals however the runs are carried.
+#[test]
+fn carried_pair_counts_join_the_records() {
+    let me = format!("cmd={KONAKIS}");
+    let mut reports = Vec::new();
+    let mut files = Vec::new();
+    for seed in ["7", "8"] {
+        let file = tmp(&format!("carried-{seed}.txt"));
+        let file_s = file.to_string_lossy().to_string();
+        let (report, stderr, ok) = run_match(&[
+            "--engine",
+            &me,
+            "name=a",
+            "--engine",
+            &me,
+            "name=b",
+            "--variant",
+            "brandubh",
+            "--depth",
+            "1",
+            "--games",
+            "6",
+            "--repeat",
+            "--openings",
+            "random:2",
+            "--seed",
+            seed,
+            "--records",
+            &file_s,
+        ]);
+        assert!(ok, "{stderr}");
+        reports.push(report);
+        files.push(file_s);
+    }
+    let counts = |report: &str| -> Vec<u32> {
+        let line = report
+            .lines()
+            .find(|l| l.contains("pentanomial"))
+            .unwrap_or_else(|| panic!("no pair counts in {report}"));
+        let nums: Vec<u32> = line
+            .rsplit(':')
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .map(|n| n.parse().unwrap())
+            .collect();
+        assert_eq!(nums.len(), 5, "{line}");
+        nums
+    };
+    let (first, second) = (counts(&reports[0]), counts(&reports[1]));
+    let carried = |c: &[u32]| c.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+    let total: Vec<u32> = first.iter().zip(&second).map(|(a, b)| a + b).collect();
+    let stats = |args: &[&str]| {
+        let out = Command::new(KONAKIS)
+            .arg("stats")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.success(),
+        )
+    };
+    let sprt = ["--sprt", "elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"];
+    let with_records = {
+        let mut a = vec![files[1].as_str(), "--pairs"];
+        let c = carried(&first);
+        a.push(&c);
+        a.extend(sprt);
+        stats(&a)
+    };
+    assert!(with_records.2, "{}", with_records.1);
+    let counts_only = {
+        let (c1, c2) = (carried(&first), carried(&second));
+        let mut a = vec!["--pairs", &c1, "--pairs", &c2];
+        a.extend(sprt);
+        stats(&a)
+    };
+    assert!(counts_only.2, "{}", counts_only.1);
+    let carried_section = |out: &str| -> String {
+        out.lines()
+            .skip_while(|l| !l.starts_with("Carried pairs"))
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    for out in [&with_records.0, &counts_only.0] {
+        let head = out
+            .lines()
+            .find(|l| l.starts_with("Carried pairs"))
+            .unwrap();
+        let want = total
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(head.ends_with(&want), "{head} / {want}");
+        assert!(out.contains("SPRT elo0 0 elo1 10"), "{out}");
+    }
+    assert_eq!(
+        carried_section(&with_records.0),
+        carried_section(&counts_only.0)
+    );
+    // Malformed counts, and nothing to read, are errors.
+    for bad in [
+        vec!["--pairs", "1,2,3"],
+        vec!["--pairs", "1,2,x,4,5"],
+        vec![],
+    ] {
+        let (_, stderr, ok) = stats(&bad);
+        assert!(!ok && !stderr.is_empty(), "{bad:?}");
+    }
+}

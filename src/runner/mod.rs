@@ -907,6 +907,72 @@ pub fn report_tally(head: &ReportHeader, t: &Tally, sprt_stop: Option<SprtStop>)
 /// Merges record files (say, the shards of one match) into one report:
 /// identical to the match's own when the records are the whole match.
 pub fn merge_records(paths: &[String], sprt: Option<Sprt>) -> Result<String, String> {
+    let (head, tally, sprt_stop) = merged_tally(paths, sprt)?;
+    Ok(report_tally(&head, &tally, sprt_stop))
+}
+
+/// The report of one test continued over runs whose records are gone (a
+/// stopped run, a finished session): their pair counts, as their reports
+/// printed them, added to the pairs of `records` (a merged tally of paired
+/// games, or none). The ratio is the totals'; where it first crossed a
+/// bound cannot be known for pairs carried over as counts.
+pub fn carried_pairs_report(
+    carried: &[Pentanomial],
+    records: Option<&Tally>,
+    sprt: Option<Sprt>,
+) -> Result<String, String> {
+    if let Some(t) = records {
+        if t.games > 0 && t.pentanomial.pairs() == 0 {
+            return Err("--pairs: the records hold no paired games (a match without --repeat); pair counts cannot join them".into());
+        }
+    }
+    let from_records = records.map(|t| t.pentanomial).unwrap_or_default();
+    let total = carried.iter().fold(from_records, |sum, p| sum.plus(p));
+    let p = total.0;
+    let mut s = format!(
+        "Carried pairs ({}) and the records' ({}): {} pairs, pentanomial 0/0.5/1/1.5/2: {} {} {} {} {}\n",
+        carried.iter().map(Pentanomial::pairs).sum::<u32>(),
+        from_records.pairs(),
+        total.pairs(),
+        p[0],
+        p[1],
+        p[2],
+        p[3],
+        p[4]
+    );
+    match stats::elo_pentanomial(&total) {
+        Some(e) => s.push_str(&format!(
+            "  Elo {:+.1} ± {:.1}, LOS {:.1}%\n",
+            e.elo,
+            e.margin,
+            e.los * 100.0
+        )),
+        None => s.push_str("  Elo -\n"),
+    }
+    if let Some(sprt) = &sprt {
+        let st = sprt.state_pentanomial(&total);
+        let verdict = match st.verdict() {
+            Some(true) => "H1 accepted",
+            Some(false) => "H0 accepted",
+            None => "inconclusive",
+        };
+        s.push_str(&format!(
+            "  SPRT elo0 {} elo1 {} alpha {} beta {}: {}, {verdict} (on the totals)\n",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            llr_text(&st)
+        ));
+    }
+    Ok(s)
+}
+
+/// The records' games read into one tally, in the order of their numbers.
+pub fn merged_tally(
+    paths: &[String],
+    sprt: Option<Sprt>,
+) -> Result<(ReportHeader, Tally, Option<SprtStop>), String> {
     let mut records: Vec<GameRecord> = Vec::new();
     for path in paths {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
@@ -981,5 +1047,5 @@ pub fn merge_records(paths: &[String], sprt: Option<Sprt>) -> Result<String, Str
         repeat,
         sprt,
     };
-    Ok(report_tally(&head, &tally, sprt_stop))
+    Ok((head, tally, sprt_stop))
 }

@@ -45,6 +45,10 @@ impl Pentanomial {
         let idx = ((a + b) * 2.0).round() as usize;
         self.0[idx.min(4)] += 1;
     }
+    /// The counts of `self` and `other` together.
+    pub fn plus(&self, other: &Pentanomial) -> Pentanomial {
+        Pentanomial(std::array::from_fn(|i| self.0[i] + other.0[i]))
+    }
     /// Per-pair results (pair score / 2) as (score, frequency) pairs.
     fn distribution(&self) -> Vec<(f64, f64)> {
         let n = self.pairs() as f64;
@@ -53,6 +57,23 @@ impl Pentanomial {
             .enumerate()
             .map(|(i, &c)| (i as f64 / 4.0, c as f64 / n))
             .collect()
+    }
+}
+
+/// `a,b,c,d,e`: the five counts as a match report prints them (pair
+/// scores 0, 0.5, 1, 1.5, 2 for the first engine).
+impl std::str::FromStr for Pentanomial {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        let bad = || {
+            format!("expected five pair counts a,b,c,d,e (pair scores 0/0.5/1/1.5/2), not '{text}'")
+        };
+        let counts: Vec<u32> = text
+            .split(',')
+            .map(|c| c.trim().parse().map_err(|_| bad()))
+            .collect::<Result<_, _>>()?;
+        let counts: [u32; 5] = counts.try_into().map_err(|_| bad())?;
+        Ok(Pentanomial(counts))
     }
 }
 
