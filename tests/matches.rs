@@ -7,11 +7,16 @@ const KONAKIS: &str = env!("CARGO_BIN_EXE_konakis");
 const FAKE: &str = env!("CARGO_BIN_EXE_konakis-fake-engine");
 
 fn run_match(args: &[&str]) -> (String, String, bool) {
+    run_konakis("match", args)
+}
+
+/// stdout, stderr and success of `konakis <subcommand> <args>`.
+fn run_konakis(subcommand: &str, args: &[&str]) -> (String, String, bool) {
     let out = Command::new(KONAKIS)
-        .arg("match")
+        .arg(subcommand)
         .args(args)
         .output()
-        .expect("run match");
+        .expect("run konakis");
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -750,18 +755,7 @@ fn carried_pair_counts_join_the_records() {
     let (first, second) = (counts(&reports[0]), counts(&reports[1]));
     let carried = |c: &[u32]| c.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
     let total: Vec<u32> = first.iter().zip(&second).map(|(a, b)| a + b).collect();
-    let stats = |args: &[&str]| {
-        let out = Command::new(KONAKIS)
-            .arg("stats")
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-            out.status.success(),
-        )
-    };
+    let stats = |args: &[&str]| run_konakis("stats", args);
     let sprt = ["--sprt", "elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"];
     let with_records = {
         let mut a = vec![files[1].as_str(), "--pairs"];

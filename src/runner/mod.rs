@@ -473,15 +473,7 @@ impl Tally {
         } else {
             stats::elo_trinomial(&self.overall)
         };
-        match est {
-            Some(e) => format!(
-                "Elo {:+.1} ± {:.1}, LOS {:.1}%",
-                e.elo,
-                e.margin,
-                e.los * 100.0
-            ),
-            None => "Elo -".into(),
-        }
+        elo_text(est)
     }
 
     fn sprt_state(&self, sprt: &Sprt, repeat: bool) -> SprtState {
@@ -490,6 +482,18 @@ impl Tally {
         } else {
             sprt.state_trinomial(&self.overall)
         }
+    }
+}
+
+fn elo_text(est: Option<stats::EloEstimate>) -> String {
+    match est {
+        Some(e) => format!(
+            "Elo {:+.1} ± {:.1}, LOS {:.1}%",
+            e.elo,
+            e.margin,
+            e.los * 100.0
+        ),
+        None => "Elo -".into(),
     }
 }
 
@@ -940,15 +944,7 @@ pub fn carried_pairs_report(
         p[3],
         p[4]
     );
-    match stats::elo_pentanomial(&total) {
-        Some(e) => s.push_str(&format!(
-            "  Elo {:+.1} ± {:.1}, LOS {:.1}%\n",
-            e.elo,
-            e.margin,
-            e.los * 100.0
-        )),
-        None => s.push_str("  Elo -\n"),
-    }
+    s.push_str(&format!("  {}\n", elo_text(stats::elo_pentanomial(&total))));
     if let Some(sprt) = &sprt {
         let st = sprt.state_pentanomial(&total);
         let verdict = match st.verdict() {
