@@ -51,7 +51,8 @@ pub enum Command {
     Predict(PredictArgs),
     /// Build an openings file for `match --openings` from game records.
     Openings(OpeningsArgs),
-    /// Merge match record files (say, the shards of one match) into one report.
+    /// Merge match record files (say, the shards of one match, or a match and
+    /// its continuation) into one report.
     Stats(StatsArgs),
     /// Play one game on a Tablut Challenge server (Ashton rules).
     TablutChallenge(TablutChallengeArgs),

@@ -703,7 +703,8 @@ fn shards_merge_into_the_whole_match() {
 
 /// A test continued over runs whose records are gone: `konakis stats
 /// --pairs` adds the pair counts a report printed to the records' pairs,
-/// and gives the same totals however the runs are carried.
+/// and gives the same totals however the runs are carried. Two runs'
+/// records read together count as one test, the later run after the earlier.
 #[test]
 fn carried_pair_counts_join_the_records() {
     let me = format!("cmd={KONAKIS}");
@@ -805,4 +806,15 @@ fn carried_pair_counts_join_the_records() {
         let (_, stderr, ok) = stats(&bad);
         assert!(!ok && !stderr.is_empty(), "{bad:?}");
     }
+    // The two runs' records together: the second run's games are numbered
+    // after the first's, and the pairs are both runs' pairs.
+    let (merged, stderr, ok) = stats(&[files[0].as_str(), files[1].as_str()]);
+    assert!(ok, "{stderr}");
+    assert!(merged.contains("later runs"), "{merged}");
+    assert!(merged.contains("games 7+"), "{merged}");
+    assert_eq!(counts(&merged), total, "{merged}");
+    assert!(merged.contains(", 12 games,"), "{merged}");
+    // The same records twice are the same games, not another run.
+    let (_, stderr, ok) = stats(&[files[0].as_str(), files[0].as_str()]);
+    assert!(!ok && stderr.contains("recorded twice"), "{stderr}");
 }

@@ -837,6 +837,7 @@ pub fn report(cfg: &MatchConfig, outcome: &MatchOutcome) -> String {
         variant: cfg.variant,
         repeat: cfg.repeat,
         sprt: cfg.sprt,
+        later_runs: Vec::new(),
     };
     report_tally(&header, &outcome.tally, outcome.sprt_stop)
 }
@@ -847,6 +848,9 @@ pub struct ReportHeader {
     pub variant: Preset,
     pub repeat: bool,
     pub sprt: Option<Sprt>,
+    /// Merged files that were further runs of the match, renumbered after
+    /// the earlier files' games: `FILE: games N+`.
+    pub later_runs: Vec<String>,
 }
 
 /// The report of a tally (a match's, or merged records').
@@ -859,6 +863,12 @@ pub fn report_tally(head: &ReportHeader, t: &Tally, sprt_stop: Option<SprtStop>)
         "Match {} vs {}, {} games, variant {}\n",
         names[0], names[1], t.games, cfg.variant
     ));
+    if !head.later_runs.is_empty() {
+        s.push_str(&format!(
+            "  later runs, numbered after the earlier files' games: {}\n",
+            head.later_runs.join(", ")
+        ));
+    }
     s.push_str(&format!(
         "  {}: +{} ={} -{}, score {:.3}, {}\n",
         names[0],
@@ -965,19 +975,63 @@ pub fn carried_pairs_report(
 }
 
 /// The records' games read into one tally, in the order of their numbers.
+///
+/// A file whose game numbers are already taken by an earlier file's
+/// different games is another run of the same match (a continuation with a
+/// new seed, say, in a later session): its games are numbered after the
+/// earlier files' and its openings after theirs, so that its pairs stay its
+/// own and the SPRT reads the runs one after another. The same game in two
+/// files is an error.
 pub fn merged_tally(
     paths: &[String],
     sprt: Option<Sprt>,
 ) -> Result<(ReportHeader, Tally, Option<SprtStop>), String> {
     let mut records: Vec<GameRecord> = Vec::new();
-    for path in paths {
+    // Where each game number so far came from: the file and its line.
+    let mut seen: std::collections::HashMap<usize, (usize, String)> = Default::default();
+    let mut later_runs = Vec::new();
+    for (file, path) in paths.iter().enumerate() {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let mut run = Vec::new();
         for (i, line) in text
             .lines()
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
         {
-            records.push(GameRecord::parse(line).map_err(|e| format!("{path}:{}: {e}", i + 1))?);
+            let r = GameRecord::parse(line).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+            run.push((line.trim().to_string(), r));
+        }
+        let mut another_run = false;
+        for (line, r) in &run {
+            match seen.get(&r.number) {
+                Some((f, known)) if known == line => {
+                    return Err(format!(
+                        "game {} is recorded twice ({} and {path})",
+                        r.number, paths[*f]
+                    ))
+                }
+                Some((f, _)) if *f != file => another_run = true,
+                _ => {}
+            }
+        }
+        if another_run {
+            // Even, so that each game keeps its engines' sides.
+            let last = records.iter().map(|r| r.number).max().unwrap_or(0);
+            let number_shift = last + last % 2;
+            let opening_shift = records
+                .iter()
+                .map(|r| r.opening.unwrap_or(r.number) + 1)
+                .max()
+                .unwrap_or(0);
+            for (_, r) in &mut run {
+                r.opening = Some(r.opening.unwrap_or(r.number) + opening_shift);
+                r.number += number_shift;
+            }
+            later_runs.push(format!("{path}: games {}+", number_shift + 1));
+        }
+        for (line, r) in run {
+            seen.entry(r.number).or_insert((file, line));
+            records.push(r);
         }
     }
     if records.is_empty() {
@@ -1042,6 +1096,7 @@ pub fn merged_tally(
         variant,
         repeat,
         sprt,
+        later_runs,
     };
     Ok((head, tally, sprt_stop))
 }
