@@ -362,3 +362,49 @@ fn train_writes_a_net_the_engine_plays_with() {
     ]);
     assert!(!ok && stderr.contains("--hidden"), "{stderr}");
 }
+
+/// `WeightsFile`: linear weights read from a file replace the embedded
+/// ones for `Eval` = `learned`; a bad file is refused with a message and
+/// the weights in use stay; `none` goes back to the embedded weights.
+#[test]
+fn weights_file_replaces_the_embedded_weights() {
+    let good = tmp("material.txt");
+    std::fs::write(&good, "# material only\nattacker -100\ndefender 250\n").unwrap();
+    let bad = tmp("bad.txt");
+    std::fs::write(&bad, "attacker -100\nno-such-feature 3\n").unwrap();
+    let script = format!(
+        "setoption name Variant value copenhagen\n\
+         setoption name Eval value learned\n\
+         setoption name WeightsFile value {good}\n\
+         eval\n\
+         setoption name WeightsFile value {bad}\n\
+         eval\n\
+         go nodes 2000\n\
+         isready\n\
+         setoption name WeightsFile value none\n\
+         eval\n\
+         quit\n"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(script.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("run the engine");
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Copenhagen's start: 24 attackers, 12 defenders; attackers to move.
+    let in_use = format!("eval in use learned {good} -{} ", 24 * -100 + 12 * 250);
+    assert_eq!(text.matches(&in_use).count(), 2, "{text}");
+    assert!(
+        text.contains("info string error option WeightsFile")
+            && text.contains("no-such-feature")
+            && text.contains("the weights in use are kept"),
+        "{text}"
+    );
+    assert!(text.contains("bestmove "), "{text}");
+    assert!(text.contains("eval in use learned corner11 "), "{text}");
+}

@@ -44,13 +44,13 @@ pub fn run(
 ) -> Result<PredictReport, String> {
     let rules = Rules::build(preset, overrides)?;
     let text = std::fs::read_to_string(csv).map_err(|e| format!("{csv}: {e}"))?;
-    let mut evaluators = vec![Evaluator::for_rules("hand", &rules, None)];
-    let learned = Evaluator::for_rules("learned", &rules, None);
+    let mut evaluators = vec![Evaluator::for_rules("hand", &rules, None, None)];
+    let learned = Evaluator::for_rules("learned", &rules, None, None);
     if !matches!(learned, Evaluator::Hand) {
         evaluators.push(learned);
     }
     if let Some(net) = &net {
-        match Evaluator::for_rules("nnue", &rules, Some(net)) {
+        match Evaluator::for_rules("nnue", &rules, Some(net), None) {
             e @ Evaluator::Nnue(_) => evaluators.push(e),
             _ => {
                 return Err(format!(

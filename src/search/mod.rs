@@ -221,6 +221,16 @@ impl Engine {
                     Some((value.to_string(), Arc::new(net)))
                 };
             }
+            "weightsfile" => {
+                self.settings.weights_file = if value == settings::NO_EVAL_FILE || value == "none" {
+                    None
+                } else {
+                    let w = eval::learned::Weights::load(value).map_err(|e| {
+                        format!("option WeightsFile: {e}; the weights in use are kept")
+                    })?;
+                    Some((value.to_string(), Arc::new(w)))
+                };
+            }
             "variant" => {
                 let preset: Preset = value.parse().map_err(|e| format!("option Variant: {e}"))?;
                 self.set_rules(Rules::preset(preset));
@@ -411,7 +421,8 @@ impl Engine {
     /// The evaluation option `Eval` set to `name` would give now.
     pub fn evaluator_named(&self, name: &str) -> eval::Evaluator {
         let file = self.settings.eval_file.as_ref().map(|(_, net)| net);
-        eval::Evaluator::for_rules(name, &self.rules, file)
+        let weights = self.settings.weights_file.as_ref().map(|(_, w)| w);
+        eval::Evaluator::for_rules(name, &self.rules, file, weights)
     }
 
     // ----- searching -----

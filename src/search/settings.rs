@@ -2,6 +2,7 @@
 //! (tei lists it as `option` lines). Rule options are listed here too, so
 //! that one table says what can be set and in what range.
 
+use super::eval::learned::Weights;
 use super::eval::nnue::Network;
 use crate::rules::options::{
     Corners, Encirclement, Escape, ExitFort, Hostility, KingArmed, KingCapture, Repetition,
@@ -62,6 +63,9 @@ pub struct Settings {
     pub eval: &'static str,
     /// A net loaded with `EvalFile`: its path and the net.
     pub eval_file: Option<(String, Arc<Network>)>,
+    /// Linear weights loaded with `WeightsFile` (for `Eval` = `learned`,
+    /// on any rules): their path and the weights.
+    pub weights_file: Option<(String, Arc<Weights>)>,
 }
 
 impl Default for Settings {
@@ -76,6 +80,7 @@ impl Default for Settings {
             features: Features::default(),
             eval: "nnue",
             eval_file: None,
+            weights_file: None,
         }
     }
 }
@@ -173,6 +178,14 @@ pub fn option_table(s: &Settings, rules: &Rules) -> Vec<OptionInfo> {
             kind: OptionKind::Text,
             value: s
                 .eval_file
+                .as_ref()
+                .map_or(NO_EVAL_FILE.to_string(), |(path, _)| path.clone()),
+        },
+        OptionInfo {
+            name: "WeightsFile",
+            kind: OptionKind::Text,
+            value: s
+                .weights_file
                 .as_ref()
                 .map_or(NO_EVAL_FILE.to_string(), |(path, _)| path.clone()),
         },

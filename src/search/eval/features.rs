@@ -5,12 +5,13 @@
 //!
 //! The terms: material (asymmetric); piece-square tables folded by the
 //! board's 8 symmetries; the king's fewest moves to an escape square (one,
-//! two, more, or none he can walk to) and the escape squares he reaches in
-//! one and two moves; open roads when the attackers must answer them
+//! two, more, or none he can walk to), the escape squares he reaches in
+//! one and two moves and the squares from which he has a road; open roads when the attackers must answer them
 //! (raichi, tuichu); the king's reachable area and his freedom; attackers
 //! and defenders in rings around him, and the pressure of attackers beside
 //! him under each capture rule; corner blockades (the diagonal walls in
-//! front of each corner) and empty edges; rank and file control; the
+//! front of each corner, and those of the corners nearest the king) and
+//! empty edges; rank and file control; the
 //! attackers' enclosure (the area their wall shuts off from the edge, and
 //! defenders left outside it); mobility of both sides; pieces en prise;
 //! the side to move.
@@ -54,6 +55,7 @@ features! {
     KingEdgeDistance => "king-escape-distance",
     EscapeIn1 => "escapes-in-1",
     EscapeIn2 => "escapes-in-2",
+    EscapeRoutes2 => "escape-routes-2",
     KingToEscape1 => "king-to-escape-1",
     KingToEscape2 => "king-to-escape-2",
     KingToEscapeFar => "king-to-escape-3+",
@@ -70,6 +72,7 @@ features! {
     CornerDiagonal => "corner-diagonal",
     CornerWall => "corner-wall",
     CornerClosed => "corner-closed",
+    CornerNearKing => "corner-near-king",
     EmptyEdges => "empty-edges",
     LinesAttackers => "lines-attackers",
     LinesDefenders => "lines-defenders",
@@ -201,7 +204,7 @@ pub fn extract(pos: &Position, rules: &Rules, sink: &mut impl Sink) {
         sink.add(F::EnPrise as usize, sign);
     }
     lines(attackers, defenders | pos.king(), n, sink);
-    corners(m, attackers, n, o.escape, sink);
+    corners(m, attackers, pos.king_square(), n, o.escape, sink);
     if sink.wants(Group::Enclosure) {
         enclosure(m, attackers, defenders, pos.king(), sink);
     }
@@ -269,12 +272,18 @@ fn king(pos: &Position, rules: &Rules, k: Square, sink: &mut impl Sink) {
     }
     // Escape squares two king moves away: from each square he can reach,
     // the escape squares on its lines.
+    // The squares with a road are counted too: two of them are two threats
+    // the attackers must meet, even when both roads lead to one corner.
     let mut in_two = Bitboard::EMPTY;
+    let mut routes = 0;
     for s in (moves & !m.escape).squares() {
-        in_two |= pos.escapes_from(rules, s);
+        let from_s = pos.escapes_from(rules, s);
+        in_two |= from_s;
+        routes += from_s.any() as i32;
     }
     let in_two = in_two & !roads;
     sink.add(F::EscapeIn2 as usize, in_two.count().min(4) as i32);
+    sink.add(F::EscapeRoutes2 as usize, routes.min(4));
     let reachable = (area.neighbours(m.board) | area) & m.escape;
     let feature = if roads.any() {
         F::KingToEscape1
@@ -305,12 +314,26 @@ fn lines(attackers: Bitboard, defenders: Bitboard, n: usize, sink: &mut impl Sin
 
 /// Corner blockades (attackers on the diagonal wall in front of each
 /// corner: the square diagonally in front, the two beside the corner's
-/// neighbours, and the whole wall closed) and, on edge-escape boards, the
-/// edges without an attacker.
-fn corners(m: &Masks, attackers: Bitboard, n: usize, escape: Escape, sink: &mut impl Sink) {
+/// neighbours, and the whole wall closed; and the blockade pieces of the
+/// corners nearest the king, which are the ones that must hold) and, on
+/// edge-escape boards, the edges without an attacker.
+fn corners(
+    m: &Masks,
+    attackers: Bitboard,
+    king: Option<Square>,
+    n: usize,
+    escape: Escape,
+    sink: &mut impl Sink,
+) {
     let far = n - 1;
     let (mut diagonal, mut wall, mut closed) = (0, 0, 0);
-    for (rs, fs) in [(false, false), (false, true), (true, false), (true, true)] {
+    // The king's distance (rank plus file) to each corner, and each
+    // corner's blockade pieces.
+    let mut near = [(usize::MAX, 0i32); 4];
+    for (c, (rs, fs)) in [(false, false), (false, true), (true, false), (true, true)]
+        .into_iter()
+        .enumerate()
+    {
         let at = |r: usize, f: usize| {
             let r = if rs { far - r } else { r };
             let f = if fs { far - f } else { f };
@@ -319,8 +342,19 @@ fn corners(m: &Masks, attackers: Bitboard, n: usize, escape: Escape, sink: &mut 
         let d = at(1, 1);
         let w = [at(0, 2), at(2, 0)];
         diagonal += d as i32;
-        wall += w.iter().filter(|x| **x).count() as i32;
+        let walls = w.iter().filter(|x| **x).count() as i32;
+        wall += walls;
         closed += (d && w[0] && w[1]) as i32;
+        if let Some(k) = king {
+            let r = if rs { far - k.rank() } else { k.rank() };
+            let f = if fs { far - k.file() } else { k.file() };
+            near[c] = (r + f, d as i32 + walls);
+        }
+    }
+    let nearest = near.iter().map(|c| c.0).min().unwrap_or(usize::MAX);
+    if king.is_some() && escape == Escape::Corner {
+        let pieces: i32 = near.iter().filter(|c| c.0 == nearest).map(|c| c.1).sum();
+        sink.add(F::CornerNearKing as usize, pieces);
     }
     sink.add(F::CornerDiagonal as usize, diagonal);
     sink.add(F::CornerWall as usize, wall);
@@ -456,5 +490,31 @@ mod tests {
             4,
             "every corner, through f1, f11, a6 or k6"
         );
+        assert_eq!(c.0[F::EscapeRoutes2 as usize], 4, "f1, f11, a6 and k6");
+        // Every corner is as near (5 + 5): the attacker on e2 guards none.
+        assert_eq!(c.0[F::CornerNearKing as usize], 0);
+    }
+
+    #[test]
+    fn the_blockade_of_the_corner_nearest_the_king() {
+        // Copenhagen, king on j3: the nearest corner is k1 (rank 1, file k),
+        // guarded by j2 (diagonal) and i1 (wall); a1's guard b2 is far.
+        let rules = Rules::preset(Preset::Copenhagen);
+        let game = crate::rules::Game::from_record(
+            rules.clone(),
+            "/11/11/11/11/11/11/11/11/9K1/1t7t1/8t2/",
+            Side::Attackers,
+            0,
+            0,
+        )
+        .unwrap();
+        let c = counts(game.position(), &rules);
+        assert_eq!(c.0[F::CornerDiagonal as usize], 2);
+        assert_eq!(c.0[F::CornerWall as usize], 1);
+        assert_eq!(c.0[F::CornerNearKing as usize], 2);
+        // Edge-escape boards have no corners to guard.
+        let rules = Rules::preset(Preset::Tablut);
+        let c = counts(&Position::start(&rules), &rules);
+        assert_eq!(c.0[F::CornerNearKing as usize], 0);
     }
 }

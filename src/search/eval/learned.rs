@@ -6,7 +6,7 @@
 use super::features::{self, Group, Sink, COUNT};
 use crate::rules::options::{Escape, ExitFort, Shieldwall};
 use crate::rules::{Position, Rules};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Boards that share weights: the size of the board and where the king
 /// escapes decide what a good position looks like, and on 11x11 whether the
@@ -98,12 +98,14 @@ impl std::str::FromStr for Family {
 pub const SCALE: i32 = 64;
 
 /// A family's weights.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
     pub scaled: [i32; COUNT],
     wants_mobility: bool,
     wants_enclosure: bool,
     wants_king_distance: bool,
+    /// The file they were read from (`WeightsFile`); `None` when embedded.
+    pub file: Option<String>,
 }
 
 impl Weights {
@@ -120,18 +122,31 @@ impl Weights {
             wants_enclosure: any(&[F::Enclosed, F::DefendersOutside, F::KingEnclosed]),
             wants_king_distance: any(&[
                 F::EscapeIn2,
+                F::EscapeRoutes2,
                 F::KingToEscape1,
                 F::KingToEscape2,
                 F::KingToEscapeFar,
                 F::KingNoEscape,
             ]),
             scaled,
+            file: None,
         }
     }
 
     /// The weight of a feature in centi-soldiers.
     pub fn centi(&self, feature: usize) -> f64 {
         self.scaled[feature] as f64 / SCALE as f64
+    }
+
+    /// Reads a weights file (option `WeightsFile`): weights that are not
+    /// embedded, to try a change without building the engine again.
+    pub fn load(path: &str) -> Result<Weights, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let mut w = Weights::parse(&text)
+            .map_err(|e| format!("{path}: {e}"))?
+            .ok_or_else(|| format!("{path}: no weights in the file"))?;
+        w.file = Some(path.to_string());
+        Ok(w)
     }
 
     /// Parses a weights file: `name value` lines (centi-soldiers), `#`
@@ -202,18 +217,18 @@ impl Sink for Sum<'_> {
 }
 
 /// The embedded weights of every family, parsed once.
-fn all() -> &'static [Option<Weights>; Family::ALL.len()] {
-    static ALL: OnceLock<[Option<Weights>; Family::ALL.len()]> = OnceLock::new();
+fn all() -> &'static [Option<Arc<Weights>>; Family::ALL.len()] {
+    static ALL: OnceLock<[Option<Arc<Weights>>; Family::ALL.len()]> = OnceLock::new();
     // The files are checked by a test; one that failed to parse would
     // leave its family on the hand evaluation.
-    ALL.get_or_init(|| Family::ALL.map(|f| Weights::parse(f.text()).ok().flatten()))
+    ALL.get_or_init(|| Family::ALL.map(|f| Weights::parse(f.text()).ok().flatten().map(Arc::new)))
 }
 
 /// The learned weights for these rules' board family, if it has any.
-pub fn weights_for(rules: &Rules) -> Option<&'static Weights> {
+pub fn weights_for(rules: &Rules) -> Option<Arc<Weights>> {
     let of = |family: Family| {
         let i = Family::ALL.iter().position(|f| *f == family)?;
-        all()[i].as_ref()
+        all()[i].clone()
     };
     match Family::of(rules) {
         Family::Ashton => of(Family::Ashton).or_else(|| of(Family::Edge9)),

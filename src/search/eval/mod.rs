@@ -21,7 +21,7 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub enum Evaluator {
     Hand,
-    Learned(&'static learned::Weights),
+    Learned(Arc<learned::Weights>),
     Nnue(Arc<nnue::Network>),
 }
 
@@ -31,9 +31,15 @@ pub const EVAL_NAMES: &[&str] = &["learned", "hand", "nnue", "classic"];
 impl Evaluator {
     /// The evaluator named for these rules: a net where `nnue` is asked for
     /// and one fits the board family (`file`, loaded by `EvalFile`, before
-    /// the embedded one), else the learned weights where the family has
-    /// them, else the hand evaluation.
-    pub fn for_rules(name: &str, rules: &Rules, file: Option<&Arc<nnue::Network>>) -> Evaluator {
+    /// the embedded one), else the learned weights (`weights`, loaded by
+    /// `WeightsFile`, or the family's embedded ones), else the hand
+    /// evaluation.
+    pub fn for_rules(
+        name: &str,
+        rules: &Rules,
+        file: Option<&Arc<nnue::Network>>,
+        weights: Option<&Arc<learned::Weights>>,
+    ) -> Evaluator {
         let family = Family::of(rules);
         if name == "nnue" {
             let net = file
@@ -44,7 +50,10 @@ impl Evaluator {
                 return Evaluator::Nnue(net);
             }
         }
-        match (name, learned::weights_for(rules)) {
+        match (
+            name,
+            weights.cloned().or_else(|| learned::weights_for(rules)),
+        ) {
             ("hand", _) | (_, None) => Evaluator::Hand,
             (_, Some(w)) => Evaluator::Learned(w),
         }
@@ -54,7 +63,10 @@ impl Evaluator {
     pub fn describe(&self, rules: &Rules) -> String {
         match self {
             Evaluator::Hand => "hand".to_string(),
-            Evaluator::Learned(_) => format!("learned {}", Family::of(rules).name()),
+            Evaluator::Learned(w) => match &w.file {
+                Some(path) => format!("learned {path}"),
+                None => format!("learned {}", Family::of(rules).name()),
+            },
             Evaluator::Nnue(net) => format!("nnue {} {}x2", net.family.name(), net.hidden),
         }
     }
