@@ -423,6 +423,7 @@ impl Engine {
         let file = self.settings.eval_file.as_ref().map(|(_, net)| net);
         let weights = self.settings.weights_file.as_ref().map(|(_, w)| w);
         eval::Evaluator::for_rules(name, &self.rules, file, weights)
+            .for_side(self.game.position().side_to_move())
     }
 
     // ----- searching -----

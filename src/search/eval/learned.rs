@@ -5,7 +5,7 @@
 
 use super::features::{self, Group, Sink, COUNT};
 use crate::rules::options::{Escape, ExitFort, Shieldwall};
-use crate::rules::{Position, Rules};
+use crate::rules::{Position, Rules, Side};
 use std::sync::{Arc, OnceLock};
 
 /// Boards that share weights: the size of the board and where the king
@@ -106,6 +106,14 @@ pub struct Weights {
     wants_king_distance: bool,
     /// The file they were read from (`WeightsFile`); `None` when embedded.
     pub file: Option<String>,
+    /// Weights that differ when the engine plays one side (`attackers:
+    /// name value` lines): what makes a side play well need not be what
+    /// makes it judge the other side's moves well. `(side, feature, scaled)`.
+    pub side_overrides: Vec<(Side, usize, i32)>,
+}
+
+fn scaled_weight(centi: f64) -> i32 {
+    (centi * SCALE as f64).round() as i32
 }
 
 impl Weights {
@@ -113,8 +121,12 @@ impl Weights {
     pub fn from_centi(values: &[f64; COUNT]) -> Weights {
         let mut scaled = [0; COUNT];
         for (s, v) in scaled.iter_mut().zip(values) {
-            *s = (v * SCALE as f64).round() as i32;
+            *s = scaled_weight(*v);
         }
+        Weights::from_scaled(scaled)
+    }
+
+    fn from_scaled(scaled: [i32; COUNT]) -> Weights {
         let any = |fs: &[features::F]| fs.iter().any(|f| scaled[*f as usize] != 0);
         use features::F;
         Weights {
@@ -130,7 +142,23 @@ impl Weights {
             ]),
             scaled,
             file: None,
+            side_overrides: Vec::new(),
         }
+    }
+
+    /// The weights the engine uses when it plays `side`: these, with that
+    /// side's overrides applied.
+    pub fn for_side(self: &Arc<Self>, side: Side) -> Arc<Weights> {
+        if !self.side_overrides.iter().any(|o| o.0 == side) {
+            return self.clone();
+        }
+        let mut scaled = self.scaled;
+        for &(_, f, w) in self.side_overrides.iter().filter(|o| o.0 == side) {
+            scaled[f] = w;
+        }
+        let mut w = Weights::from_scaled(scaled);
+        w.file = self.file.clone();
+        Arc::new(w)
     }
 
     /// The weight of a feature in centi-soldiers.
@@ -150,27 +178,48 @@ impl Weights {
     }
 
     /// Parses a weights file: `name value` lines (centi-soldiers), `#`
-    /// comments. `None` for a file without weights.
+    /// comments, and `attackers: name value` (or `defenders: …`) for a
+    /// weight used only when the engine plays that side. `None` for a file
+    /// without weights.
     pub fn parse(text: &str) -> Result<Option<Weights>, String> {
         let mut values = [0.0; COUNT];
+        let mut overrides = Vec::new();
         let mut any = false;
         for (i, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim();
+            let mut line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
                 continue;
+            }
+            let mut side = None;
+            for (prefix, s) in [
+                ("attackers:", Side::Attackers),
+                ("defenders:", Side::Defenders),
+            ] {
+                if let Some(rest) = line.strip_prefix(prefix) {
+                    side = Some(s);
+                    line = rest.trim();
+                }
             }
             let (name, value) = line
                 .split_once(char::is_whitespace)
                 .ok_or_else(|| format!("line {}: expected 'name value'", i + 1))?;
             let feature = features::index(name)
                 .ok_or_else(|| format!("line {}: unknown feature '{name}'", i + 1))?;
-            values[feature] = value
+            let value: f64 = value
                 .trim()
                 .parse()
                 .map_err(|_| format!("line {}: bad value '{}'", i + 1, value.trim()))?;
+            match side {
+                Some(s) => overrides.push((s, feature, scaled_weight(value))),
+                None => values[feature] = value,
+            }
             any = true;
         }
-        Ok(any.then(|| Weights::from_centi(&values)))
+        Ok(any.then(|| {
+            let mut w = Weights::from_centi(&values);
+            w.side_overrides = overrides;
+            w
+        }))
     }
 
     /// The weights as a file's lines (non-zero weights only).
@@ -180,6 +229,14 @@ impl Weights {
             if self.scaled[f] != 0 {
                 out.push_str(&format!("{} {:.3}\n", features::name(f), self.centi(f)));
             }
+        }
+        for &(side, f, w) in &self.side_overrides {
+            let side = match side {
+                Side::Attackers => "attackers",
+                Side::Defenders => "defenders",
+            };
+            let centi = w as f64 / SCALE as f64;
+            out.push_str(&format!("{side}: {} {centi:.3}\n", features::name(f)));
         }
         out
     }
@@ -266,13 +323,34 @@ mod tests {
     }
 
     #[test]
+    fn copenhagen_attackers_weigh_the_blockade_more() {
+        use crate::rules::Preset;
+        let w = weights_for(&Rules::preset(Preset::Copenhagen)).unwrap();
+        let wall = features::F::CornerWall as usize;
+        assert_eq!(w.for_side(Side::Attackers).centi(wall), -150.0);
+        assert_eq!(w.for_side(Side::Defenders).centi(wall), -90.0);
+    }
+
+    #[test]
     fn weights_round_trip_through_text() {
         let mut v = [0.0; COUNT];
         v[features::F::Attacker as usize] = -100.0;
         v[features::F::AttackerMobility as usize] = 0.5;
-        let w = Weights::from_centi(&v);
+        let mut w = Weights::from_centi(&v);
+        w.side_overrides = vec![(
+            Side::Attackers,
+            features::F::CornerWall as usize,
+            -60 * SCALE,
+        )];
         let back = Weights::parse(&w.to_text()).unwrap().unwrap();
         assert_eq!(back, w);
+        // The override counts only for its side.
+        let w = Arc::new(w);
+        let wall = features::F::CornerWall as usize;
+        assert_eq!(w.for_side(Side::Attackers).centi(wall), -60.0);
+        assert_eq!(w.for_side(Side::Defenders).centi(wall), 0.0);
+        assert!(Weights::parse("attackers: corner-wall x\n").is_err());
+        assert!(Weights::parse("attackers:\n").is_err());
         assert!(Weights::parse("# nothing\n").unwrap().is_none());
         assert!(Weights::parse("nonsense 3\n").is_err());
     }

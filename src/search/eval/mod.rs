@@ -59,6 +59,15 @@ impl Evaluator {
         }
     }
 
+    /// The evaluator for a search by the engine playing `side` (the side to
+    /// move at the root): learned weights with that side's overrides.
+    pub fn for_side(self, side: Side) -> Evaluator {
+        match self {
+            Evaluator::Learned(w) => Evaluator::Learned(w.for_side(side)),
+            e => e,
+        }
+    }
+
     /// What the evaluator is, for `eval` and `info string`.
     pub fn describe(&self, rules: &Rules) -> String {
         match self {
