@@ -18,6 +18,21 @@ fn konakis(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// The engine's output for a protocol script on its input.
+fn engine_session(script: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(script.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("run the engine");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn tmp(name: &str) -> String {
     let dir = std::env::temp_dir().join(format!("konakis-learn-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -316,17 +331,7 @@ fn train_writes_a_net_the_engine_plays_with() {
          eval\n\
          quit\n"
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(script.as_bytes())?;
-            child.wait_with_output()
-        })
-        .expect("run the engine");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = engine_session(&script);
     assert!(
         text.contains("info string error option EvalFile")
             && text.contains("the net in use is kept"),
@@ -385,17 +390,7 @@ fn weights_file_replaces_the_embedded_weights() {
          eval\n\
          quit\n"
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(script.as_bytes())?;
-            child.wait_with_output()
-        })
-        .expect("run the engine");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = engine_session(&script);
     // Copenhagen's start: 24 attackers, 12 defenders; attackers to move.
     let in_use = format!("eval in use learned {good} -{} ", 24 * -100 + 12 * 250);
     assert_eq!(text.matches(&in_use).count(), 2, "{text}");
