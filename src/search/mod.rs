@@ -213,7 +213,7 @@ impl Engine {
                         })?;
             }
             "evalfile" => {
-                self.settings.eval_file = if value == settings::NO_EVAL_FILE || value == "none" {
+                self.settings.eval_file = if settings::unloads_file(value) {
                     None
                 } else {
                     let net = eval::nnue::Network::load(value)
@@ -222,7 +222,7 @@ impl Engine {
                 };
             }
             "weightsfile" => {
-                self.settings.weights_file = if value == settings::NO_EVAL_FILE || value == "none" {
+                self.settings.weights_file = if settings::unloads_file(value) {
                     None
                 } else {
                     let w = eval::learned::Weights::load(value).map_err(|e| {

@@ -125,6 +125,17 @@ pub fn parse_check(name: &str, value: &str) -> Result<bool, String> {
 /// `EvalFile`'s value when no net is loaded (setting it unloads the net).
 pub const NO_EVAL_FILE: &str = "<empty>";
 
+/// Whether a file option's value unloads the file (`<empty>` or `none`).
+pub fn unloads_file(value: &str) -> bool {
+    value == NO_EVAL_FILE || value == "none"
+}
+
+/// A file option's value as listed: the loaded file's path, or `<empty>`.
+fn file_value<T>(file: &Option<(String, T)>) -> String {
+    file.as_ref()
+        .map_or(NO_EVAL_FILE.to_string(), |(path, _)| path.clone())
+}
+
 const SIDES: &[&str] = &["attackers", "defenders"];
 
 /// The whole option table: engine settings, then the rules.
@@ -176,18 +187,12 @@ pub fn option_table(s: &Settings, rules: &Rules) -> Vec<OptionInfo> {
         OptionInfo {
             name: "EvalFile",
             kind: OptionKind::Text,
-            value: s
-                .eval_file
-                .as_ref()
-                .map_or(NO_EVAL_FILE.to_string(), |(path, _)| path.clone()),
+            value: file_value(&s.eval_file),
         },
         OptionInfo {
             name: "WeightsFile",
             kind: OptionKind::Text,
-            value: s
-                .weights_file
-                .as_ref()
-                .map_or(NO_EVAL_FILE.to_string(), |(path, _)| path.clone()),
+            value: file_value(&s.weights_file),
         },
         OptionInfo {
             name: "Variant",

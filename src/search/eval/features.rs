@@ -6,13 +6,13 @@
 //! The terms: material (asymmetric); piece-square tables folded by the
 //! board's 8 symmetries; the king's fewest moves to an escape square (one,
 //! two, more, or none he can walk to), the escape squares he reaches in
-//! one and two moves and the squares from which he has a road; open roads when the attackers must answer them
-//! (raichi, tuichu); the king's reachable area and his freedom; attackers
-//! and defenders in rings around him, and the pressure of attackers beside
-//! him under each capture rule; corner blockades (the diagonal walls in
-//! front of each corner, and those of the corners nearest the king) and
-//! empty edges; rank and file control; the
-//! attackers' enclosure (the area their wall shuts off from the edge, and
+//! one and two moves and the squares from which he has a road; open roads
+//! when the attackers must answer them (raichi, tuichu); the king's
+//! reachable area and his freedom; attackers and defenders in rings around
+//! him, and the pressure of attackers beside him under each capture rule;
+//! corner blockades (the diagonal walls in front of each corner, and those
+//! of the corners nearest the king) and empty edges; rank and file
+//! control; the attackers' enclosure (the area their wall shuts off from the edge, and
 //! defenders left outside it); mobility of both sides; pieces en prise;
 //! the side to move.
 
@@ -328,7 +328,8 @@ fn corners(
     let far = n - 1;
     let (mut diagonal, mut wall, mut closed) = (0, 0, 0);
     // The king's distance (rank plus file) to each corner, and each
-    // corner's blockade pieces.
+    // corner's blockade pieces (corner-escape boards only).
+    let king = king.filter(|_| escape == Escape::Corner);
     let mut near = [(usize::MAX, 0i32); 4];
     for (c, (rs, fs)) in [(false, false), (false, true), (true, false), (true, true)]
         .into_iter()
@@ -351,8 +352,8 @@ fn corners(
             near[c] = (r + f, d as i32 + walls);
         }
     }
-    let nearest = near.iter().map(|c| c.0).min().unwrap_or(usize::MAX);
-    if king.is_some() && escape == Escape::Corner {
+    if king.is_some() {
+        let nearest = near.iter().map(|c| c.0).min().unwrap_or(usize::MAX);
         let pieces: i32 = near.iter().filter(|c| c.0 == nearest).map(|c| c.1).sum();
         sink.add(F::CornerNearKing as usize, pieces);
     }
