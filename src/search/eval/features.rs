@@ -12,11 +12,13 @@
 //! him, and the pressure of attackers beside him under each capture rule;
 //! corner blockades (the diagonal walls in front of each corner, and those
 //! of the corners nearest the king) and empty edges; rank and file
-//! control; the attackers' enclosure (the area their wall shuts off from the edge, and
-//! defenders left outside it); mobility of both sides; pieces en prise;
+//! control; the attackers' walls (diagonal links) and enclosure (the area their
+//! wall shuts off from the edge, defenders left outside it, and the edge squares
+//! the king can still reach); mobility of both sides; pieces en prise;
 //! the side to move.
 
 use crate::rules::options::{Escape, KingCapture, Masks};
+use crate::rules::types::{FILE_0, FILE_10, STRIDE};
 use crate::rules::{Bitboard, Position, Rules, Side, Square};
 
 /// Where a feature's count goes: a running sum of weights, or a vector of
@@ -73,12 +75,14 @@ features! {
     CornerWall => "corner-wall",
     CornerClosed => "corner-closed",
     CornerNearKing => "corner-near-king",
+    AttackerDiagonals => "attacker-diagonals",
     EmptyEdges => "empty-edges",
     LinesAttackers => "lines-attackers",
     LinesDefenders => "lines-defenders",
     Enclosed => "enclosed-area",
     DefendersOutside => "defenders-outside",
     KingEnclosed => "king-enclosed",
+    KingEdgeReach => "king-edge-reach",
     AttackerMobility => "attacker-mobility",
     DefenderMobility => "defender-mobility",
     EnPrise => "en-prise",
@@ -204,6 +208,7 @@ pub fn extract(pos: &Position, rules: &Rules, sink: &mut impl Sink) {
         sink.add(F::EnPrise as usize, sign);
     }
     lines(attackers, defenders | pos.king(), n, sink);
+    sink.add(F::AttackerDiagonals as usize, diagonal_links(attackers));
     corners(m, attackers, pos.king_square(), n, o.escape, sink);
     if sink.wants(Group::Enclosure) {
         enclosure(m, attackers, defenders, pos.king(), sink);
@@ -370,8 +375,21 @@ fn corners(
     }
 }
 
+/// Pairs of attackers on diagonally adjacent squares: the links of the
+/// walls that shut the king off from the edge (a diagonal chain stops his
+/// orthogonal moves with the fewest pieces).
+fn diagonal_links(attackers: Bitboard) -> i32 {
+    let a = attackers.0;
+    // North-east and north-west of each attacker, not wrapping past a file.
+    let north_east = (a << (STRIDE + 1)) & !FILE_0.0;
+    let north_west = (a << (STRIDE - 1)) & !FILE_10.0;
+    ((a & north_east).count_ones() + (a & north_west).count_ones()) as i32
+}
+
 /// The attackers' enclosure: squares their wall shuts off from the edge,
-/// the defenders left outside it, and whether the king is inside.
+/// the defenders left outside it, whether the king is inside, and the edge
+/// squares he could reach were his own men out of the way (a graded
+/// measure of the wall's progress: none once he is enclosed).
 fn enclosure(
     m: &Masks,
     attackers: Bitboard,
@@ -388,6 +406,14 @@ fn enclosure(
         ((defenders | king) & outside).count() as i32,
     );
     sink.add(F::KingEnclosed as usize, (king & enclosed).any() as i32);
+    // Edge-escape boards have no such squares: no flood there.
+    let targets = m.edge & !m.escape;
+    let reach = if targets.any() && (king & outside).any() {
+        (king.flood(free, m.board) & targets).count() as i32
+    } else {
+        0
+    };
+    sink.add(F::KingEdgeReach as usize, reach);
 }
 
 /// Counts every feature into a vector (for the tuner and for tests).
@@ -517,5 +543,30 @@ mod tests {
         let rules = Rules::preset(Preset::Tablut);
         let c = counts(&Position::start(&rules), &rules);
         assert_eq!(c.0[F::CornerNearKing as usize], 0);
+    }
+
+    #[test]
+    fn the_attackers_walls_and_the_edge_the_king_still_reaches() {
+        let rules = Rules::preset(Preset::Copenhagen);
+        let at = |record: &str| {
+            let game =
+                crate::rules::Game::from_record(rules.clone(), record, Side::Defenders, 0, 0)
+                    .unwrap();
+            counts(game.position(), &rules)
+        };
+        // A diagonal wall a4-b3-c2-d1 (three links) shuts a2, a3, b1 and c1
+        // off from the king on f6: of the 36 edge squares that are not
+        // corners, a4 and d1 hold attackers, so he reaches 30.
+        let c = at("/11/11/11/11/11/5K5/11/t10/1t9/2t8/3t7/");
+        assert_eq!(c.0[F::AttackerDiagonals as usize], 3);
+        assert_eq!(c.0[F::KingEdgeReach as usize], 30);
+        // Behind the wall (b2) he reaches only those four.
+        let c = at("/11/11/11/11/11/11/11/t10/1t9/1Kt8/3t7/");
+        assert_eq!(c.0[F::KingEdgeReach as usize], 4);
+        // A diamond of eight around him (eight links) encloses him.
+        let c = at("/11/11/11/5t5/4t1t4/3t1K1t3/4t1t4/5t5/11/11/11/");
+        assert_eq!(c.0[F::AttackerDiagonals as usize], 8);
+        assert_eq!(c.0[F::KingEnclosed as usize], 1);
+        assert_eq!(c.0[F::KingEdgeReach as usize], 0);
     }
 }

@@ -131,7 +131,12 @@ impl Weights {
         use features::F;
         Weights {
             wants_mobility: any(&[F::AttackerMobility, F::DefenderMobility]),
-            wants_enclosure: any(&[F::Enclosed, F::DefendersOutside, F::KingEnclosed]),
+            wants_enclosure: any(&[
+                F::Enclosed,
+                F::DefendersOutside,
+                F::KingEnclosed,
+                F::KingEdgeReach,
+            ]),
             wants_king_distance: any(&[
                 F::EscapeIn2,
                 F::EscapeRoutes2,
