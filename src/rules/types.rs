@@ -238,6 +238,23 @@ impl Bitboard {
     }
 }
 
+impl Bitboard {
+    /// Each square moved one step north-east (rank and file up), dropping
+    /// those that would wrap past the last file; squares beyond the board
+    /// are not cleared (intersect with a set on the board).
+    #[inline]
+    pub fn north_east(self) -> Bitboard {
+        Bitboard((self.0 << (STRIDE + 1)) & !FILE_0.0)
+    }
+
+    /// Each square moved one step north-west (rank up, file down), as
+    /// [`Bitboard::north_east`].
+    #[inline]
+    pub fn north_west(self) -> Bitboard {
+        Bitboard((self.0 << (STRIDE - 1)) & !FILE_10.0)
+    }
+}
+
 /// File a (index 0) on every rank.
 pub const FILE_0: Bitboard = Bitboard(file_mask(0));
 /// File index 10 on every rank.

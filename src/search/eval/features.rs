@@ -18,7 +18,6 @@
 //! the side to move.
 
 use crate::rules::options::{Escape, KingCapture, Masks};
-use crate::rules::types::{FILE_0, FILE_10, STRIDE};
 use crate::rules::{Bitboard, Position, Rules, Side, Square};
 
 /// Where a feature's count goes: a running sum of weights, or a vector of
@@ -379,11 +378,8 @@ fn corners(
 /// walls that shut the king off from the edge (a diagonal chain stops his
 /// orthogonal moves with the fewest pieces).
 fn diagonal_links(attackers: Bitboard) -> i32 {
-    let a = attackers.0;
-    // North-east and north-west of each attacker, not wrapping past a file.
-    let north_east = (a << (STRIDE + 1)) & !FILE_0.0;
-    let north_west = (a << (STRIDE - 1)) & !FILE_10.0;
-    ((a & north_east).count_ones() + (a & north_west).count_ones()) as i32
+    ((attackers & attackers.north_east()).count() + (attackers & attackers.north_west()).count())
+        as i32
 }
 
 /// The attackers' enclosure: squares their wall shuts off from the edge,
