@@ -236,9 +236,7 @@ impl Bitboard {
         let west = (b >> 1) & !FILE_10.0;
         Bitboard((east | west | (b << STRIDE) | (b >> STRIDE)) & board.0)
     }
-}
 
-impl Bitboard {
     /// Each square moved one step north-east (rank and file up), dropping
     /// those that would wrap past the last file; squares beyond the board
     /// are not cleared (intersect with a set on the board).
