@@ -21,7 +21,8 @@ pub const SIGNATURE: u64 = 2_233_815;
 pub const LEARNED_SIGNATURE: u64 = 2_092_019;
 
 /// The bench with the hand evaluation (`konakis bench --eval hand`): the
-/// signature before the learned weights, which must not move either.
+/// signature before the learned weights. A change of weights must not move
+/// it; a change of the search or of the positions does.
 pub const HAND_SIGNATURE: u64 = 1_857_340;
 
 /// (preset, position record or "start", side to move).
