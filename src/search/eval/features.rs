@@ -14,11 +14,13 @@
 //! of the corners nearest the king) and empty edges; rank and file
 //! control; the attackers' walls (diagonal links) and enclosure (the area their
 //! wall shuts off from the edge, defenders left outside it, and the edge squares
-//! the king can still reach); mobility of both sides; pieces en prise;
+//! the king can still reach, and the squares the attackers must still fill
+//! to shut him in); mobility of both sides; pieces en prise;
 //! the side to move.
 
 use crate::rules::options::{Escape, KingCapture, Masks};
 use crate::rules::{Bitboard, Position, Rules, Side, Square};
+use arrayvec::ArrayVec;
 
 /// Where a feature's count goes: a running sum of weights, or a vector of
 /// counts. `wants` lets the search skip the costly groups its weights do
@@ -34,6 +36,7 @@ pub enum Group {
     Mobility,
     Enclosure,
     KingDistance,
+    RingGaps,
 }
 
 macro_rules! features {
@@ -82,6 +85,7 @@ features! {
     DefendersOutside => "defenders-outside",
     KingEnclosed => "king-enclosed",
     KingEdgeReach => "king-edge-reach",
+    RingGaps => "ring-gaps",
     AttackerMobility => "attacker-mobility",
     DefenderMobility => "defender-mobility",
     EnPrise => "en-prise",
@@ -216,6 +220,11 @@ pub fn extract(pos: &Position, rules: &Rules, sink: &mut impl Sink) {
         return;
     };
     king(pos, rules, k, sink);
+    if sink.wants(Group::RingGaps) {
+        let solid = defenders | pos.king() | m.soldier_forbidden;
+        let gaps = ring_gaps(m, attackers, solid, k, RING_GAPS_CAP);
+        sink.add(F::RingGaps as usize, gaps as i32);
+    }
     let adjacent = (k.bb().neighbours(m.board) & attackers).count() as i32;
     let pressure = match o.king_capture {
         KingCapture::Weak | KingCapture::Sandwich => F::PressureWeak,
@@ -412,6 +421,158 @@ fn enclosure(
     sink.add(F::KingEdgeReach as usize, reach);
 }
 
+/// Where [`ring_gaps`] stops counting in the evaluation: a ring with more
+/// gaps than this is no ring yet, and each gap costs one more search of the
+/// board.
+pub const RING_GAPS_CAP: u32 = 8;
+
+/// The fewest squares the attackers must still fill to shut the king off
+/// from the edge: the size of the smallest set of squares that cuts every
+/// path he could walk there, or `cap` when that is `cap` or more (he stands
+/// on the edge, or his men link him to it). Attackers already fill their
+/// squares; defenders and the squares soldiers may not stop on (`solid`)
+/// cannot be filled. A graded measure of the ring the attackers are
+/// building: `king-enclosed` only says when it has closed.
+///
+/// Menger: the smallest cut is the largest number of paths from the king to
+/// the edge that share no fillable square. They are found one at a time
+/// (at most `cap` of them) by a breadth-first search for an augmenting path
+/// in the residual network where each square is split into an entry and an
+/// exit joined by one unit of capacity (unlimited for `solid` squares, whose
+/// entry and exit are one node). The search runs on whole bitboards, one
+/// layer of nodes per step; the path is then traced back through the layers.
+pub fn ring_gaps(m: &Masks, attackers: Bitboard, solid: Bitboard, king: Square, cap: u32) -> u32 {
+    let board = m.board.0;
+    let passable = board & !attackers.0;
+    let solid = solid.0 & passable;
+    let edge = m.edge.0;
+    let k = king.index();
+    if edge >> k & 1 == 1 {
+        return cap;
+    }
+    // `flow[d]`: squares that send one unit to their neighbour in direction
+    // `d` (edges with a fillable end; between two solid squares the
+    // capacity is unlimited both ways, so nothing needs recording).
+    let mut flow = [0u128; 4];
+    // Fillable squares a path already runs through.
+    let mut through = 0u128;
+    let shift = |b: u128, d: usize| -> u128 {
+        board
+            & match d {
+                0 => b << 11,
+                1 => b >> 11,
+                2 => (b << 1) & !FILE_FIRST,
+                _ => (b >> 1) & !FILE_LAST,
+            }
+    };
+    let around = |b: u128| shift(b, 0) | shift(b, 1) | shift(b, 2) | shift(b, 3);
+    let has = |set: u128, sq: usize| set >> sq & 1 == 1;
+    for paths in 0..cap {
+        // Layer i holds the entries and exits first reached at step i; a
+        // solid square's entry and exit are reached together.
+        let mut layers: ArrayVec<(u128, u128), 256> = ArrayVec::new();
+        let (mut seen_in, mut seen_out) = (1u128 << k, 1u128 << k);
+        layers.push((seen_in, seen_out));
+        let mut reached = None;
+        while let Some(&(entries, exits)) = layers.last() {
+            if exits & edge != 0 {
+                reached = Some((exits & edge).trailing_zeros() as usize);
+                break;
+            }
+            let mut new_in = (around(exits) & passable) | (exits & through & !solid);
+            let mut new_out = entries & (solid | !through);
+            for (d, f) in flow.iter().enumerate() {
+                new_out |= shift(entries, d ^ 1) & f;
+            }
+            new_in |= new_out & solid;
+            new_out |= new_in & solid;
+            new_in &= !seen_in;
+            new_out &= !seen_out;
+            if new_in | new_out == 0 || layers.is_full() {
+                break;
+            }
+            seen_in |= new_in;
+            seen_out |= new_out;
+            layers.push((new_in, new_out));
+        }
+        let Some(mut sq) = reached else {
+            return paths;
+        };
+        // Trace the path back: at each layer, a node of the layer before
+        // that leads to the current one. `exit` says which node of a
+        // fillable square we are at.
+        let mut exit = true;
+        for i in (1..layers.len()).rev() {
+            let (entries, exits) = layers[i - 1];
+            let here = 1u128 << sq;
+            if has(solid, sq) {
+                // From a neighbour's exit, or back along a unit it sent to
+                // an entry of the layer before.
+                if let Some(d) = (0..4).find(|&d| shift(here, d) & exits != 0) {
+                    let from = (shift(here, d) & exits).trailing_zeros() as usize;
+                    send(&mut flow, solid, from, sq, d ^ 1);
+                    sq = from;
+                    exit = true;
+                } else if let Some(d) = (0..4).find(|&d| shift(here & flow[d], d) & entries != 0) {
+                    let to = (shift(here, d) & entries).trailing_zeros() as usize;
+                    send(&mut flow, solid, to, sq, d ^ 1);
+                    sq = to;
+                    exit = false;
+                }
+            } else if exit {
+                // A fillable square's exit: from its own entry, or back
+                // along a unit it sent to an entry of the layer before.
+                if has(entries, sq) && !has(through, sq) {
+                    through |= here;
+                    exit = false;
+                } else if let Some(d) = (0..4).find(|&d| shift(here & flow[d], d) & entries != 0) {
+                    let to = (shift(here, d) & entries).trailing_zeros() as usize;
+                    send(&mut flow, solid, to, sq, d ^ 1);
+                    sq = to;
+                    exit = false;
+                }
+            } else {
+                // A fillable square's entry: from a neighbour's exit, or
+                // from its own exit when a path runs through it.
+                if let Some(d) = (0..4).find(|&d| shift(here, d) & exits != 0) {
+                    let from = (shift(here, d) & exits).trailing_zeros() as usize;
+                    send(&mut flow, solid, from, sq, d ^ 1);
+                    sq = from;
+                    exit = true;
+                } else if has(exits, sq) && has(through, sq) {
+                    through &= !here;
+                    exit = true;
+                }
+            }
+        }
+        let _ = exit;
+    }
+    cap
+}
+
+/// One unit sent from `from` to its neighbour `to` (in direction `d`): it
+/// cancels a unit sent the other way, if there is one.
+fn send(flow: &mut [u128; 4], solid: u128, from: usize, to: usize, d: usize) {
+    if flow[d ^ 1] >> to & 1 == 1 {
+        flow[d ^ 1] &= !(1u128 << to);
+    } else if (solid >> from & solid >> to) & 1 == 0 {
+        flow[d] |= 1u128 << from;
+    }
+}
+
+/// The first and last files (a and k on the widest board), for shifts
+/// east and west that must not wrap onto the next rank.
+const FILE_FIRST: u128 = {
+    let mut b = 0u128;
+    let mut r = 0;
+    while r < 11 {
+        b |= 1 << (11 * r);
+        r += 1;
+    }
+    b
+};
+const FILE_LAST: u128 = FILE_FIRST << 10;
+
 /// Counts every feature into a vector (for the tuner and for tests).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Counts(pub [i32; COUNT]);
@@ -441,6 +602,138 @@ pub fn counts(pos: &Position, rules: &Rules) -> Counts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`ring_gaps`] written plainly, over arrays (the tests' reference).
+    /// The fewest squares the attackers must still fill to shut the king off
+    /// from the edge: the size of the smallest set of squares that cuts every
+    /// path he could walk there, or `cap` when that is `cap` or more (he stands
+    /// on the edge, or his men link him to it). Attackers already fill their
+    /// squares; defenders and the squares soldiers may not stop on (`solid`)
+    /// cannot be filled. A graded measure of the ring the attackers are
+    /// building: `king-enclosed` only says when it has closed.
+    ///
+    /// Menger: the smallest cut is the largest number of paths from the king to
+    /// the edge that share no fillable square, found one at a time by
+    /// breadth-first search for an augmenting path (each square split into an
+    /// entry and an exit joined by one unit of capacity, unlimited for `solid`
+    /// squares), at most `cap` times.
+    fn ring_gaps_by_arrays(
+        m: &Masks,
+        attackers: Bitboard,
+        solid: Bitboard,
+        king: Square,
+        cap: u32,
+    ) -> u32 {
+        let (board, walls, solid, edge) = (m.board.0, attackers.0, solid.0, m.edge.0);
+        let bit = |set: u128, sq: usize| set >> sq & 1 == 1;
+        // North, south, east, west; `d ^ 1` is the opposite direction.
+        let step = |sq: usize, d: usize| -> Option<usize> {
+            let to = match d {
+                0 => sq + 11,
+                1 => sq.checked_sub(11)?,
+                2 if sq % 11 != 10 => sq + 1,
+                3 if !sq.is_multiple_of(11) => sq - 1,
+                _ => return None,
+            };
+            (to < 121 && bit(board, to)).then_some(to)
+        };
+        let k = king.index();
+        if bit(edge, k) {
+            return cap;
+        }
+        // Net flow from each square to its neighbour in each direction, and the
+        // fillable squares a path already runs through.
+        let mut flow = [[0i8; 4]; 121];
+        let mut through = 0u128;
+        for paths in 0..cap {
+            let mut bfs = Bfs {
+                parent: [NONE; 242],
+                queue: [0; 242],
+                tail: 0,
+            };
+            let start = 2 * k + 1;
+            bfs.visit(start, start);
+            let mut head = 0;
+            let mut reached = None;
+            while head < bfs.tail {
+                let node = bfs.queue[head] as usize;
+                head += 1;
+                let sq = node / 2;
+                if node % 2 == 1 {
+                    // An exit: the edge, the neighbours' entries, and back into
+                    // its own entry when a path runs through it.
+                    if bit(edge, sq) {
+                        reached = Some(node);
+                        break;
+                    }
+                    for d in 0..4 {
+                        if let Some(to) = step(sq, d).filter(|&to| !bit(walls, to)) {
+                            bfs.visit(2 * to, node);
+                        }
+                    }
+                    if bit(solid, sq) || bit(through, sq) {
+                        bfs.visit(2 * sq, node);
+                    }
+                } else {
+                    // An entry: its exit while it has capacity left, and back
+                    // along a path that enters it to the square it came from.
+                    if bit(solid, sq) || !bit(through, sq) {
+                        bfs.visit(node + 1, node);
+                    }
+                    for (d, f) in flow[sq].iter().enumerate() {
+                        if *f < 0 {
+                            if let Some(from) = step(sq, d) {
+                                bfs.visit(2 * from + 1, node);
+                            }
+                        }
+                    }
+                }
+            }
+            let parent = &bfs.parent;
+            let Some(mut node) = reached else {
+                return paths;
+            };
+            // Send one unit back along the path found.
+            while node != start {
+                let prev = parent[node] as usize;
+                let (a, b) = (prev / 2, node / 2);
+                if a == b {
+                    if !bit(solid, a) {
+                        if node % 2 == 1 {
+                            through |= 1 << a;
+                        } else {
+                            through &= !(1 << a);
+                        }
+                    }
+                } else if let Some(d) = (0..4).find(|&d| step(a, d) == Some(b)) {
+                    flow[a][d] += 1;
+                    flow[b][d ^ 1] -= 1;
+                }
+                node = prev;
+            }
+        }
+        cap
+    }
+
+    const NONE: u16 = u16::MAX;
+
+    /// A breadth-first search over squares' entries (`2 * square`) and exits
+    /// (`2 * square + 1`), for [`ring_gaps`].
+    struct Bfs {
+        parent: [u16; 242],
+        queue: [u16; 242],
+        tail: usize,
+    }
+
+    impl Bfs {
+        fn visit(&mut self, node: usize, from: usize) {
+            if self.parent[node] == NONE {
+                self.parent[node] = from as u16;
+                self.queue[self.tail] = node as u16;
+                self.tail += 1;
+            }
+        }
+    }
     use crate::rules::Preset;
 
     #[test]
@@ -564,5 +857,84 @@ mod tests {
         assert_eq!(c.0[F::AttackerDiagonals as usize], 8);
         assert_eq!(c.0[F::KingEnclosed as usize], 1);
         assert_eq!(c.0[F::KingEdgeReach as usize], 0);
+    }
+
+    #[test]
+    fn ring_gaps_count_the_squares_left_to_fill() {
+        let rules = Rules::preset(Preset::Copenhagen);
+        let gaps = |record: &str| {
+            let game =
+                crate::rules::Game::from_record(rules.clone(), record, Side::Defenders, 0, 0)
+                    .unwrap();
+            let p = game.position();
+            let solid = p.defenders() | p.king() | rules.masks().soldier_forbidden;
+            let k = p.king_square().unwrap();
+            let fast = ring_gaps(rules.masks(), p.attackers(), solid, k, 32);
+            let plain = ring_gaps_by_arrays(rules.masks(), p.attackers(), solid, k, 32);
+            assert_eq!(fast, plain, "{record}");
+            (fast, counts(p, &rules).0[F::RingGaps as usize])
+        };
+        // Alone on an open board: his four neighbours.
+        assert_eq!(gaps("/11/11/11/11/11/5K5/11/11/11/4t6/11/"), (4, 4));
+        // The diamond of eight shuts him in; take one away and one square is left.
+        assert_eq!(
+            gaps("/11/11/11/5t5/4t1t4/3t1K1t3/4t1t4/5t5/11/11/11/"),
+            (0, 0)
+        );
+        assert_eq!(
+            gaps("/11/11/11/5t5/4t1t4/3t1K5/4t1t4/5t5/11/11/11/"),
+            (1, 1)
+        );
+        // A defender beside him cannot be filled: the ring must go round both.
+        assert_eq!(gaps("/11/11/11/11/11/5KT4/11/11/11/11/11/"), (6, 6));
+        // On the edge he cannot be shut in; the evaluation counts the cap.
+        assert_eq!(
+            gaps("/11/11/11/11/11/K10/11/11/11/11/11/"),
+            (32, RING_GAPS_CAP as i32)
+        );
+        // Linked to the edge by his own men: neither.
+        assert_eq!(gaps("/11/11/11/11/11/TTK8/11/11/11/11/11/").0, 32);
+        // The start: eight squares to fill.
+        let start = Position::start(&rules);
+        let solid = start.defenders() | start.king() | rules.masks().soldier_forbidden;
+        let k = start.king_square().unwrap();
+        assert_eq!(ring_gaps(rules.masks(), start.attackers(), solid, k, 32), 8);
+    }
+
+    #[test]
+    fn ring_gaps_on_bitboards_agree_with_the_plain_search() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for preset in [Preset::Brandubh, Preset::Tablut, Preset::Copenhagen] {
+            let rules = Rules::preset(preset);
+            let m = rules.masks();
+            for _ in 0..3000 {
+                let (mut attackers, mut solid) = (Bitboard::EMPTY, m.soldier_forbidden);
+                let (pa, pd) = (rng.gen_range(0.05..0.6), rng.gen_range(0.0..0.3));
+                for sq in m.board.squares() {
+                    let x: f64 = rng.gen();
+                    if m.soldier_forbidden.has(sq) {
+                    } else if x < pa {
+                        attackers.set(sq);
+                    } else if x < pa + pd {
+                        solid.set(sq);
+                    }
+                }
+                let free: Vec<Square> = (m.board & !attackers).squares().collect();
+                let Some(&k) = free.get(rng.gen_range(0..free.len().max(1))) else {
+                    continue;
+                };
+                solid.set(k);
+                for cap in [3, 8, 40] {
+                    assert_eq!(
+                        ring_gaps(m, attackers, solid, k, cap),
+                        ring_gaps_by_arrays(m, attackers, solid, k, cap),
+                        "{preset:?} attackers {:#x} solid {:#x} king {k:?} cap {cap}",
+                        attackers.0,
+                        solid.0
+                    );
+                }
+            }
+        }
     }
 }

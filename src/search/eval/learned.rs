@@ -104,6 +104,7 @@ pub struct Weights {
     wants_mobility: bool,
     wants_enclosure: bool,
     wants_king_distance: bool,
+    wants_ring_gaps: bool,
     /// The file they were read from (`WeightsFile`); `None` when embedded.
     pub file: Option<String>,
     /// Weights that differ when the engine plays one side (`attackers:
@@ -145,6 +146,7 @@ impl Weights {
                 F::KingToEscapeFar,
                 F::KingNoEscape,
             ]),
+            wants_ring_gaps: scaled[F::RingGaps as usize] != 0,
             scaled,
             file: None,
             side_overrides: Vec::new(),
@@ -273,6 +275,7 @@ impl Sink for Sum<'_> {
         match group {
             Group::Mobility => self.weights.wants_mobility,
             Group::Enclosure => self.weights.wants_enclosure,
+            Group::RingGaps => self.weights.wants_ring_gaps,
             Group::KingDistance => self.weights.wants_king_distance,
         }
     }
