@@ -19,6 +19,7 @@
 //! the side to move.
 
 use crate::rules::options::{Escape, KingCapture, Masks};
+use crate::rules::types::{FILE_0, FILE_10};
 use crate::rules::{Bitboard, Position, Rules, Side, Square};
 use arrayvec::ArrayVec;
 
@@ -461,8 +462,8 @@ pub fn ring_gaps(m: &Masks, attackers: Bitboard, solid: Bitboard, king: Square, 
             & match d {
                 0 => b << 11,
                 1 => b >> 11,
-                2 => (b << 1) & !FILE_FIRST,
-                _ => (b >> 1) & !FILE_LAST,
+                2 => (b << 1) & !FILE_0.0,
+                _ => (b >> 1) & !FILE_10.0,
             }
     };
     let around = |b: u128| shift(b, 0) | shift(b, 1) | shift(b, 2) | shift(b, 3);
@@ -505,47 +506,44 @@ pub fn ring_gaps(m: &Masks, attackers: Bitboard, solid: Bitboard, king: Square, 
         for i in (1..layers.len()).rev() {
             let (entries, exits) = layers[i - 1];
             let here = 1u128 << sq;
-            if has(solid, sq) {
-                // From a neighbour's exit, or back along a unit it sent to
-                // an entry of the layer before.
-                if let Some(d) = (0..4).find(|&d| shift(here, d) & exits != 0) {
-                    let from = (shift(here, d) & exits).trailing_zeros() as usize;
-                    send(&mut flow, solid, from, sq, d ^ 1);
-                    sq = from;
-                    exit = true;
-                } else if let Some(d) = (0..4).find(|&d| shift(here & flow[d], d) & entries != 0) {
-                    let to = (shift(here, d) & entries).trailing_zeros() as usize;
-                    send(&mut flow, solid, to, sq, d ^ 1);
-                    sq = to;
-                    exit = false;
-                }
+            // A neighbour's exit leading here, or an entry of the layer
+            // before that this square sent a unit to (and is taken back
+            // from): `(direction, the neighbour, whether it is an exit)`.
+            let from_exit = || {
+                (0..4).find_map(|d| Some((d, shift(here, d) & exits, true)).filter(|x| x.1 != 0))
+            };
+            let from_entry = || {
+                (0..4).find_map(|d| {
+                    Some((d, shift(here & flow[d], d) & entries, false)).filter(|x| x.1 != 0)
+                })
+            };
+            let neighbour = if has(solid, sq) {
+                from_exit().or_else(from_entry)
             } else if exit {
-                // A fillable square's exit: from its own entry, or back
-                // along a unit it sent to an entry of the layer before.
+                // A fillable square's exit: from its own entry first.
                 if has(entries, sq) && !has(through, sq) {
                     through |= here;
                     exit = false;
-                } else if let Some(d) = (0..4).find(|&d| shift(here & flow[d], d) & entries != 0) {
-                    let to = (shift(here, d) & entries).trailing_zeros() as usize;
-                    send(&mut flow, solid, to, sq, d ^ 1);
-                    sq = to;
-                    exit = false;
+                    continue;
                 }
+                from_entry()
             } else {
-                // A fillable square's entry: from a neighbour's exit, or
-                // from its own exit when a path runs through it.
-                if let Some(d) = (0..4).find(|&d| shift(here, d) & exits != 0) {
-                    let from = (shift(here, d) & exits).trailing_zeros() as usize;
-                    send(&mut flow, solid, from, sq, d ^ 1);
-                    sq = from;
-                    exit = true;
-                } else if has(exits, sq) && has(through, sq) {
+                // A fillable square's entry: else from its own exit, when a
+                // path runs through it.
+                let found = from_exit();
+                if found.is_none() && has(exits, sq) && has(through, sq) {
                     through &= !here;
                     exit = true;
                 }
+                found
+            };
+            if let Some((d, set, was_exit)) = neighbour {
+                let n = set.trailing_zeros() as usize;
+                send(&mut flow, solid, n, sq, d ^ 1);
+                sq = n;
+                exit = was_exit;
             }
         }
-        let _ = exit;
     }
     cap
 }
@@ -559,19 +557,6 @@ fn send(flow: &mut [u128; 4], solid: u128, from: usize, to: usize, d: usize) {
         flow[d] |= 1u128 << from;
     }
 }
-
-/// The first and last files (a and k on the widest board), for shifts
-/// east and west that must not wrap onto the next rank.
-const FILE_FIRST: u128 = {
-    let mut b = 0u128;
-    let mut r = 0;
-    while r < 11 {
-        b |= 1 << (11 * r);
-        r += 1;
-    }
-    b
-};
-const FILE_LAST: u128 = FILE_FIRST << 10;
 
 /// Counts every feature into a vector (for the tuner and for tests).
 #[derive(Clone, Debug, PartialEq, Eq)]
