@@ -8,7 +8,7 @@
 //! two, more, or none he can walk to), the escape squares he reaches in
 //! one and two moves and the squares from which he has a road; open roads
 //! when the attackers must answer them (raichi, tuichu); the king's
-//! reachable area and his freedom; attackers and defenders in rings around
+//! reachable area (capped, and in full) and his freedom; attackers and defenders in rings around
 //! him, and the pressure of attackers beside him under each capture rule;
 //! corner blockades (the diagonal walls in front of each corner, and those
 //! of the corners nearest the king) and empty edges; rank and file
@@ -57,6 +57,7 @@ features! {
     Defender => "defender",
     KingMoves => "king-moves",
     KingArea => "king-area",
+    KingRoom => "king-room",
     KingEdgeDistance => "king-escape-distance",
     EscapeIn1 => "escapes-in-1",
     EscapeIn2 => "escapes-in-2",
@@ -280,7 +281,12 @@ fn king(pos: &Position, rules: &Rules, k: Square, sink: &mut impl Sink) {
     };
     sink.add(F::KingEdgeDistance as usize, edge_distance as i32);
     let area = k.bb().flood(empty, m.board);
-    sink.add(F::KingArea as usize, (area.count() as i32 - 1).min(40));
+    let room = area.count() as i32 - 1;
+    sink.add(F::KingArea as usize, room.min(40));
+    // Uncapped: on 11x11 boards the king's room stays above the cap of 40
+    // for most of a game, so only this count shows the attackers' wall
+    // shrinking it.
+    sink.add(F::KingRoom as usize, room);
     if !sink.wants(Group::KingDistance) {
         return;
     }
@@ -742,6 +748,24 @@ mod tests {
     }
 
     #[test]
+    fn the_kings_room_is_counted_past_the_areas_cap() {
+        let rules = Rules::preset(Preset::Copenhagen);
+        // The king alone in the middle, one attacker and one defender on the
+        // edges: every other square is his.
+        let game = crate::rules::Game::from_record(
+            rules.clone(),
+            "/11/5t5/11/11/11/5K5/11/11/11/5T5/11/",
+            Side::Defenders,
+            0,
+            0,
+        )
+        .unwrap();
+        let c = counts(game.position(), &rules);
+        assert_eq!(c.0[F::KingArea as usize], 40);
+        assert_eq!(c.0[F::KingRoom as usize], 121 - 3);
+    }
+
+    #[test]
     fn start_positions_have_the_expected_counts() {
         let rules = Rules::preset(Preset::Copenhagen);
         let c = counts(&Position::start(&rules), &rules);
@@ -751,6 +775,7 @@ mod tests {
         assert_eq!(c.0[PST_KING..].iter().sum::<i32>(), 1);
         // The king is walled in by his own men: no road, no area.
         assert_eq!(c.0[F::KingArea as usize], 0);
+        assert_eq!(c.0[F::KingRoom as usize], 0);
         assert_eq!(c.0[F::KingNoEscape as usize], 1);
         assert_eq!(c.0[F::DefendersRing1 as usize], 4);
         // Nothing is enclosed at the start.
