@@ -8,8 +8,9 @@
 //! two, more, or none he can walk to), the escape squares he reaches in
 //! one and two moves and the squares from which he has a road; open roads
 //! when the attackers must answer them (raichi, tuichu); the king's
-//! reachable area (capped, and in full) and his freedom; attackers and defenders in rings around
-//! him, and the pressure of attackers beside him under each capture rule;
+//! reachable area (capped, and in full) and his freedom; attackers and
+//! defenders in rings around him, and the pressure of attackers beside
+//! him under each capture rule;
 //! corner blockades (the diagonal walls in front of each corner, and those
 //! of the corners nearest the king) and empty edges; rank and file
 //! control; the attackers' walls (diagonal links) and enclosure (the area their
@@ -594,6 +595,13 @@ pub fn counts(pos: &Position, rules: &Rules) -> Counts {
 mod tests {
     use super::*;
 
+    /// The counts of the position `record` with `side` to move.
+    fn counts_of(rules: &Rules, record: &str, side: Side) -> Counts {
+        let game = crate::rules::Game::from_record(rules.clone(), record, side, 0, 0)
+            .expect("a valid test position");
+        counts(game.position(), rules)
+    }
+
     /// [`ring_gaps`] written plainly, over arrays (the tests' reference).
     /// The fewest squares the attackers must still fill to shut the king off
     /// from the edge: the size of the smallest set of squares that cuts every
@@ -752,15 +760,11 @@ mod tests {
         let rules = Rules::preset(Preset::Copenhagen);
         // The king alone in the middle, one attacker and one defender on the
         // edges: every other square is his.
-        let game = crate::rules::Game::from_record(
-            rules.clone(),
+        let c = counts_of(
+            &rules,
             "/11/5t5/11/11/11/5K5/11/11/11/5T5/11/",
             Side::Defenders,
-            0,
-            0,
-        )
-        .unwrap();
-        let c = counts(game.position(), &rules);
+        );
         assert_eq!(c.0[F::KingArea as usize], 40);
         assert_eq!(c.0[F::KingRoom as usize], 121 - 3);
     }
@@ -788,28 +792,16 @@ mod tests {
         // Tablut: king on c5 with an empty board but one attacker: the
         // edge squares a5, c1, c9 are one move away.
         let rules = Rules::preset(Preset::Tablut);
-        let game = crate::rules::Game::from_record(
-            rules.clone(),
-            "/9/9/9/9/2K6/9/9/9/5t3/",
-            Side::Attackers,
-            0,
-            0,
-        )
-        .unwrap();
-        let c = counts(game.position(), &rules);
+        let c = counts_of(&rules, "/9/9/9/9/2K6/9/9/9/5t3/", Side::Attackers);
         assert_eq!(c.0[F::KingToEscape1 as usize], 1);
         assert_eq!(c.0[F::Tuichu as usize], 1);
         // Copenhagen: king on f6 in an empty board: a corner is two moves away.
         let rules = Rules::preset(Preset::Copenhagen);
-        let game = crate::rules::Game::from_record(
-            rules.clone(),
+        let c = counts_of(
+            &rules,
             "/11/11/11/11/11/5K5/11/11/11/4t6/11/",
             Side::Defenders,
-            0,
-            0,
-        )
-        .unwrap();
-        let c = counts(game.position(), &rules);
+        );
         assert_eq!(c.0[F::KingToEscape2 as usize], 1);
         assert_eq!(
             c.0[F::EscapeIn2 as usize],
@@ -826,15 +818,11 @@ mod tests {
         // Copenhagen, king on j3: the nearest corner is k1 (rank 1, file k),
         // guarded by j2 (diagonal) and i1 (wall); a1's guard b2 is far.
         let rules = Rules::preset(Preset::Copenhagen);
-        let game = crate::rules::Game::from_record(
-            rules.clone(),
+        let c = counts_of(
+            &rules,
             "/11/11/11/11/11/11/11/11/9K1/1t7t1/8t2/",
             Side::Attackers,
-            0,
-            0,
-        )
-        .unwrap();
-        let c = counts(game.position(), &rules);
+        );
         assert_eq!(c.0[F::CornerDiagonal as usize], 2);
         assert_eq!(c.0[F::CornerWall as usize], 1);
         assert_eq!(c.0[F::CornerNearKing as usize], 2);
@@ -847,12 +835,7 @@ mod tests {
     #[test]
     fn the_attackers_walls_and_the_edge_the_king_still_reaches() {
         let rules = Rules::preset(Preset::Copenhagen);
-        let at = |record: &str| {
-            let game =
-                crate::rules::Game::from_record(rules.clone(), record, Side::Defenders, 0, 0)
-                    .unwrap();
-            counts(game.position(), &rules)
-        };
+        let at = |record: &str| counts_of(&rules, record, Side::Defenders);
         // A diagonal wall a4-b3-c2-d1 (three links) shuts a2, a3, b1 and c1
         // off from the king on f6: of the 36 edge squares that are not
         // corners, a4 and d1 hold attackers, so he reaches 30.
