@@ -3,7 +3,7 @@
 
 mod common;
 use common::{build, rules, safe_moves, wins_within};
-use konakis::rules::{Game, Move, Position, Preset, Rules, Side};
+use konakis::rules::{Game, Move, Position, Preset, Rules, Side, Square};
 use konakis::search::{score_text, Engine, Limits, SearchId};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -252,6 +252,36 @@ fn greedy_capture_loses_to_escape() {
             "{p}: {best} not in {safe:?}"
         );
     }
+}
+
+/// A king move beside a restricted corner wins next move (no soldier may
+/// block the last step), so quiescence searches it like a capture: even a
+/// depth-1 search sees that the attackers must shut the way to a10.
+#[test]
+fn quiescence_sees_the_king_reach_a_corners_neighbour() {
+    let r = rules(Preset::Copenhagen, &[]);
+    let pos = build(
+        &r,
+        &[
+            ("c10", 'K'),
+            ("c11", 't'),
+            ("e10", 't'),
+            ("a7", 't'),
+            ("c2", 't'),
+        ],
+        Side::Attackers,
+    );
+    assert!(r
+        .masks()
+        .escape_approach
+        .has(Square::parse("a10", 11).unwrap()));
+    let (best, _) = solve(&r, pos, 1);
+    assert_eq!(best, "a7-a10");
+    // Edge-escape boards have no such squares: the edge can be blocked.
+    assert!(rules(Preset::Tablut, &[])
+        .masks()
+        .escape_approach
+        .is_empty());
 }
 
 #[test]

@@ -243,6 +243,10 @@ pub struct Masks {
     pub corners: Bitboard,
     /// Squares where the king wins by arriving.
     pub escape: Bitboard,
+    /// Squares beside an escape square no soldier may stop on (beside a
+    /// restricted corner): a king standing there escapes next move unless
+    /// he is captured at once, since no soldier can block the way.
+    pub escape_approach: Bitboard,
     /// Squares only the king may stop on (throne, restricted corners).
     pub soldier_forbidden: Bitboard,
     /// Squares that block soldiers even when empty (a walled throne).
@@ -837,6 +841,8 @@ impl Masks {
             Corners::Restricted => m.corners,
         };
         m.soldier_forbidden = m.throne | restricted_corners;
+        m.escape_approach =
+            (m.escape & m.soldier_forbidden).neighbours(m.board) & !m.escape & !m.soldier_forbidden;
         m.soldier_walls = match o.throne_passage {
             ThronePassage::Pass => Bitboard::EMPTY,
             ThronePassage::Wall | ThronePassage::Closed => m.throne,

@@ -1,7 +1,8 @@
 //! One search thread: iterative deepening, principal-variation alpha-beta
 //! with aspiration windows, reverse futility, null-move (verified) and
 //! late-move pruning, late-move reductions, king-threat extensions and a
-//! quiescence stage for captures and escape threats. The tuning numbers
+//! quiescence stage for captures, escape threats and the king's steps beside
+//! a restricted corner (a threat no soldier can block). The tuning numbers
 //! live in [`super::params`].
 
 use super::eval::nnue::NnueStack;
@@ -802,7 +803,8 @@ impl<'a> Searcher<'a> {
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
-    /// Quiescence: captures, and the forced answers to escape threats.
+    /// Quiescence: captures, the king's steps beside a restricted corner,
+    /// and the forced answers to escape threats.
     fn qsearch(
         &mut self,
         pos: &Position,
@@ -863,9 +865,21 @@ impl<'a> Searcher<'a> {
                 moves.push(Move::new(from, to));
             }
         }
-        if side == Side::Defenders && rules.options().king_armed.hammer() {
+        // King moves beside a restricted corner: no soldier can block the
+        // last step, so they win unless the king is captured at once, a
+        // threat as forcing as a capture (the attackers' answers are then
+        // searched as forced ones).
+        let mut king_threats = Bitboard::EMPTY;
+        if side == Side::Defenders {
             if let Some(k) = pos.king_square() {
-                for to in (pos.destinations(rules, k) & targets).squares() {
+                let dests = pos.destinations(rules, k);
+                king_threats = dests & rules.masks().escape_approach;
+                let hammer = if rules.options().king_armed.hammer() {
+                    targets
+                } else {
+                    Bitboard::EMPTY
+                };
+                for to in (dests & (hammer | king_threats)).squares() {
                     moves.push(Move::new(k, to));
                 }
             }
@@ -873,7 +887,8 @@ impl<'a> Searcher<'a> {
         for &mv in moves.iter() {
             let child = pos.make(rules, mv);
             self.count_node();
-            if !forced && child.captured == 0 && child.outcome().is_none() {
+            let threat = king_threats.has(mv.to()) && Some(mv.from()) == pos.king_square();
+            if !forced && !threat && child.captured == 0 && child.outcome().is_none() {
                 continue;
             }
             self.path.push(child.hash());
