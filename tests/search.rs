@@ -284,6 +284,33 @@ fn quiescence_sees_the_king_reach_a_corners_neighbour() {
         .is_empty());
 }
 
+/// A king move that opens a road to a corner's neighbour threatens like an
+/// open road a move later, so the search extends it: a depth-1 search
+/// already sees the fork on the b-file (roads to b1 and b11, one move
+/// blocks one) win. Without the extension it takes depth 2.
+#[test]
+fn a_road_to_a_corners_neighbour_is_searched_as_a_threat() {
+    let r = rules(Preset::Copenhagen, &[]);
+    let pos = build(
+        &r,
+        &[
+            ("e7", 'K'),
+            ("g5", 'T'),
+            ("a7", 't'),
+            ("f7", 't'),
+            ("e6", 't'),
+            ("e8", 't'),
+            ("g2", 't'),
+            ("h3", 't'),
+            ("i9", 't'),
+        ],
+        Side::Defenders,
+    );
+    let (best, score) = solve(&r, pos, 1);
+    assert_eq!(best, "e7-b7");
+    assert!(score.starts_with("mate "), "{score}");
+}
+
 #[test]
 fn go_nodes_is_deterministic_with_one_thread() {
     let mut a = engine();

@@ -152,7 +152,9 @@ struct NodeFacts {
     side: Side,
     king: Option<Square>,
     /// The attackers face an open road to an escape square: they must
-    /// answer it, so nothing is pruned.
+    /// answer it, so nothing is pruned. (A road to a square beside a
+    /// restricted corner is answered too, but pruning there as usual
+    /// measured better: it is common on open boards.)
     threatened: bool,
     static_eval: i32,
 }
@@ -364,9 +366,13 @@ impl<'a> Searcher<'a> {
         let side = pos.side_to_move();
         let targets = pos.capture_targets(rules, side);
         let king = pos.king_square();
-        // Squares on the king's open roads (attackers block them).
+        // Squares on the king's open roads and his roads to a corner's
+        // neighbour (attackers block them).
         let road_block = match (side, king) {
-            (Side::Attackers, Some(k)) => road_squares(pos, rules, k),
+            (Side::Attackers, Some(k)) => {
+                let m = rules.masks();
+                road_squares_to(pos, rules, k, m.escape | m.escape_approach)
+            }
             _ => Bitboard::EMPTY,
         };
         let mut scores = ScoreList::new();
@@ -652,6 +658,11 @@ impl<'a> Searcher<'a> {
             && !facts.threatened
             && depth <= LMP_MAX_DEPTH;
         let surely_quiet = self.surely_quiet_filter(pos, facts, targets, lmp_node, ply);
+        let approaches_before = if side == Side::Defenders {
+            approach_roads(pos, rules)
+        } else {
+            Bitboard::EMPTY
+        };
         let mut next = 0;
         while next < moves.len() {
             if lmp_node && next == late_move_limit(depth) && best > -WIN_BOUND {
@@ -667,10 +678,12 @@ impl<'a> Searcher<'a> {
             let mv = pick_next(moves, &mut scores, i);
             let child = pos.make(rules, mv);
             let capture = child.captured > 0;
-            // King threat: after a defender move the king has an open road.
+            // King threat: after a defender move the king has an open road,
+            // or a new road to a square beside a restricted corner.
             let gives_threat = side == Side::Defenders
                 && child.outcome().is_none()
-                && open_roads(&child, rules).any();
+                && (open_roads(&child, rules).any()
+                    || (approach_roads(&child, rules) & !approaches_before).any());
             let extension =
                 i32::from(gives_threat && (ply as i32) < 2 * depth + THREAT_EXTENSION_SLACK);
             let quiet = !capture
@@ -1186,8 +1199,25 @@ fn retain_moves(
 
 /// The squares of the king's open roads: any piece landing on one blocks it.
 pub fn road_squares(pos: &Position, rules: &Rules, k: Square) -> Bitboard {
+    road_squares_to(pos, rules, k, rules.masks().escape)
+}
+
+/// The squares beside a restricted corner that the king reaches in one
+/// move. No soldier can stop his next step from there (into the corner),
+/// so a road to one threatens like an open road, a move later.
+pub fn approach_roads(pos: &Position, rules: &Rules) -> Bitboard {
+    let approach = rules.masks().escape_approach;
+    match pos.king_square() {
+        Some(k) if approach.any() => pos.destinations(rules, k) & approach,
+        _ => Bitboard::EMPTY,
+    }
+}
+
+/// The squares of the king's roads to `goals`: any piece landing on one
+/// blocks that road.
+fn road_squares_to(pos: &Position, rules: &Rules, k: Square, goals: Bitboard) -> Bitboard {
     let dests = pos.destinations(rules, k);
-    let roads = dests & rules.masks().escape;
+    let roads = dests & goals;
     let mut squares = Bitboard::EMPTY;
     for e in roads.squares() {
         for s in dests.squares() {
