@@ -311,6 +311,33 @@ fn a_road_to_a_corners_neighbour_is_searched_as_a_threat() {
     assert!(score.starts_with("mate "), "{score}");
 }
 
+/// Facing two open roads, the attackers are lost unless a move ends the
+/// game first: here one repeats a position, which loses the game for the
+/// defenders under Copenhagen's rules, so the king's fork loses. (Moves that
+/// block no road are not searched there, but a repeating one must be.)
+#[test]
+fn a_repetition_answers_a_fork() {
+    let r = rules(Preset::Copenhagen, &[]);
+    let before = build(
+        &r,
+        &[("f1", 'K'), ("d8", 'T'), ("h5", 't'), ("a6", 't')],
+        Side::Defenders,
+    );
+    let mut game = Game::from_position(r.clone(), before);
+    for m in ["f1-f3", "h5-h7"] {
+        game.play_str(m).unwrap();
+    }
+    let mut e = engine();
+    e.set_game(game);
+    let fork = common::mv(&r, "f3-f1");
+    let result = e.search(Limits {
+        search_moves: vec![fork],
+        ..Limits::depth(3)
+    });
+    let score = score_text(result.score);
+    assert!(score.starts_with("mate -"), "{score}");
+}
+
 #[test]
 fn go_nodes_is_deterministic_with_one_thread() {
     let mut a = engine();

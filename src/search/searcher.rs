@@ -475,6 +475,35 @@ impl<'a> Searcher<'a> {
         moves
     }
 
+    /// Facing an open road, a move that blocks none of it loses to the
+    /// king's walk out, unless it ends the game first by a rule that needs
+    /// history (a repetition, a ply limit): keeps only the moves that may
+    /// not lose at once. Most of a search's nodes were such children when a
+    /// king chased roads near a corner, and each cost a `make`.
+    fn keep_road_blocks(&self, pos: &Position, moves: &mut MoveList) {
+        let Some(k) = pos.king_square() else {
+            return;
+        };
+        let options = self.rules.options();
+        let limit_next = (options.ply_limit > 0 && pos.ply + 1 >= options.ply_limit)
+            || (options.no_capture_limit > 0
+                && pos.plies_since_capture + 1 >= options.no_capture_limit);
+        if limit_next {
+            return;
+        }
+        let blocks = road_squares(pos, self.rules, k);
+        let repeats = matches!(
+            options.repetition,
+            Repetition::Draw | Repetition::DefendersLose
+        );
+        // `path` ends with this position; a child can repeat one since the
+        // last capture (a capture starts a new window, so it repeats none).
+        let n = self.path.len();
+        let window = (pos.plies_since_capture as usize + 1).min(n);
+        let earlier = &self.path[n - window..];
+        moves.retain(|m| blocks.has(m.to()) || (repeats && pos.recreates_board(*m, earlier)));
+    }
+
     /// Reverse futility: far enough above beta at a shallow depth, the side
     /// to move keeps its lead. Not under an escape threat, nor with an
     /// attacker beside the king when the defenders move.
@@ -598,6 +627,13 @@ impl<'a> Searcher<'a> {
                 None => self.evaluate(pos, ply),
             },
         };
+        if facts.threatened && !root {
+            self.keep_road_blocks(pos, &mut moves);
+            if moves.is_empty() {
+                // Every move leaves the road open: the king walks out next.
+                return -(WIN - ply as i32 - 2);
+            }
+        }
         if self.reverse_futility_cuts(pos, &facts, depth, w.beta, pv_node) {
             return facts.static_eval;
         }
