@@ -334,7 +334,8 @@ pub struct TuneArgs {
     /// Adam's step, in centi-soldiers.
     #[arg(long, default_value_t = 1.0)]
     pub lr: f64,
-    /// Where the fit starts: 'hand' (the hand evaluation's weights) or 'zero'.
+    /// Where the fit starts: 'hand' (the hand evaluation's weights), 'zero',
+    /// 'learned' (the family's weights the engine plays with) or a weights file.
     #[arg(long, default_value = "hand")]
     pub init: String,
     /// Pull towards the starting weights: this times the squared distance
@@ -379,11 +380,7 @@ pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
         epochs: args.epochs,
         lambda: args.lambda,
         k,
-        from_hand: match args.init.as_str() {
-            "hand" => true,
-            "zero" => false,
-            other => return Err(format!("--init takes hand or zero, not '{other}'")),
-        },
+        start: args.init.parse()?,
         l2: args.l2,
         fixed: args.fixed.clone(),
         free: args.free.clone(),
@@ -593,7 +590,7 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// A game still going after this many plies is scored a draw.
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, alias = "maxplies", default_value_t = 600)]
     pub max_plies: u32,
     /// The evaluation both sides play with (option Eval: learned, hand, nnue).
     #[arg(long)]
@@ -722,7 +719,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 60_000)]
     pub stall: u64,
     /// A game still going after this many plies is a draw ('adjudicated-length'; 0: never).
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, alias = "max-plies", default_value_t = 600)]
     pub maxplies: u32,
     /// movenumber=N movecount=M score=S: after ply N, when both engines' scores
     /// stayed within ±S for their last M moves each, a draw; or 'off' (the default).

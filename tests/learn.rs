@@ -256,6 +256,57 @@ fn tune_writes_weights_that_fit_better() {
     assert!(!ok && err.contains("edge9"), "{err}");
 }
 
+/// `--init learned` starts a fit from the weights the engine embeds for the
+/// data's family (no epochs: they come out unchanged), `--init FILE` from a
+/// weights file; a file with one side's own weights is refused, since the
+/// fit could not write them back.
+#[test]
+fn tune_starts_from_the_learned_weights_or_a_file() {
+    let data = tmp("init.bin");
+    datagen(&data, &["--games", "6", "--seed", "9"]);
+    let weights = |t: &str| {
+        konakis::search::eval::learned::Weights::parse(t)
+            .unwrap()
+            .expect("some weights")
+    };
+    let embedded = weights(konakis::search::eval::learned::Family::Corner7.text());
+    let out = tmp("init-learned.txt");
+    let (ok, stdout, stderr) = konakis(&[
+        "tune", "--data", &data, "--epochs", "0", "--init", "learned", "--out", &out,
+    ]);
+    assert!(ok, "{stdout}\n{stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(weights(&text).scaled, embedded.scaled, "{text}");
+    assert!(text.contains("start (learned)"), "{text}");
+
+    let start = tmp("init-start.txt");
+    std::fs::write(&start, "attacker -90\ndefender 170\nking-area 12.5\n").unwrap();
+    let (ok, stdout, stderr) = konakis(&[
+        "tune", "--data", &data, "--epochs", "0", "--init", &start, "--out", &out,
+    ]);
+    assert!(ok, "{stdout}\n{stderr}");
+    assert_eq!(
+        weights(&std::fs::read_to_string(&out).unwrap()).scaled,
+        weights("attacker -90\ndefender 170\nking-area 12.5\n").scaled
+    );
+
+    std::fs::write(&start, "attacker -90\nattackers: corner-wall -150\n").unwrap();
+    let (ok, _, err) = konakis(&[
+        "tune", "--data", &data, "--epochs", "0", "--init", &start, "--out", &out,
+    ]);
+    assert!(!ok && err.contains("attackers:"), "{err}");
+    let (ok, _, err) = konakis(&[
+        "tune",
+        "--data",
+        &data,
+        "--init",
+        &tmp("missing.txt"),
+        "--out",
+        &out,
+    ]);
+    assert!(!ok && err.contains("missing.txt"), "{err}");
+}
+
 /// `konakis train`: a net from datagen files, byte for byte the same on a
 /// second run and on one thread; the engine loads it with `EvalFile`,
 /// searches with it, shows it in `eval`, keeps it when a bad file is

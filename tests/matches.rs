@@ -413,7 +413,8 @@ fn games_are_adjudicated_on_the_engines_scores() {
         (
             "0",
             "0",
-            vec!["--maxplies", "5", "--resign", "off"],
+            // datagen's spelling is accepted too
+            vec!["--max-plies", "5", "--resign", "off"],
             "adjudicated-length",
         ),
     ];

@@ -36,8 +36,8 @@ pub struct TuneConfig {
     pub lambda: f64,
     /// The scale of the sigmoid; `None`: fitted to the search scores.
     pub k: Option<f64>,
-    /// Start from the hand evaluation's weights (else from zero).
-    pub from_hand: bool,
+    /// Where the fit starts.
+    pub start: Start,
     /// Pull towards the starting weights: this much times the squared
     /// distance (in centi-soldiers) is added to the loss.
     pub l2: f64,
@@ -52,6 +52,63 @@ pub struct TuneConfig {
     pub validation: f64,
     pub seed: u64,
     pub progress: bool,
+}
+
+/// Where a fit starts (`--init`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The hand evaluation's weights.
+    Hand,
+    /// Every weight zero.
+    Zero,
+    /// The family's weights as the engine embeds them, so that a new fit
+    /// refines what already won its matches instead of starting over.
+    Learned,
+    /// A weights file in `WeightsFile`'s format.
+    File(String),
+}
+
+impl std::str::FromStr for Start {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Start, String> {
+        Ok(match s {
+            "hand" => Start::Hand,
+            "zero" => Start::Zero,
+            "learned" => Start::Learned,
+            "" => return Err("--init takes hand, zero, learned or a weights file".into()),
+            path => Start::File(path.to_string()),
+        })
+    }
+}
+
+impl Start {
+    /// The starting weights in centi-soldiers; `hand` is the hand
+    /// evaluation's, already computed for the data's rules.
+    fn weights(&self, family: Family, hand: &[f64; COUNT]) -> Result<[f64; COUNT], String> {
+        let parsed = match self {
+            Start::Hand => return Ok(*hand),
+            Start::Zero => return Ok([0.0; COUNT]),
+            Start::Learned => Weights::parse(family.text())
+                .map_err(|e| format!("the embedded {} weights: {e}", family.name()))?
+                .ok_or_else(|| {
+                    format!(
+                        "family {} has no learned weights: use --init hand",
+                        family.name()
+                    )
+                })?,
+            Start::File(path) => Weights::load(path)?,
+        };
+        // A fit has one weight a feature; a side's own weights would be
+        // silently lost from the file it writes.
+        if !parsed.side_overrides.is_empty() {
+            return Err(
+                "the starting weights have 'attackers:'/'defenders:' lines, which a fit cannot \
+                 carry: start from a file without them"
+                    .into(),
+            );
+        }
+        Ok(parsed.to_centi())
+    }
 }
 
 /// What a tuning run found.
@@ -381,7 +438,7 @@ pub fn run(cfg: &TuneConfig) -> Result<TuneReport, String> {
     let train = finish(train);
     let validation = finish(validation);
     let hand = crate::search::eval::hand::as_features(&first_rules.ok_or("no data")?);
-    let start = if cfg.from_hand { hand } else { [0.0; COUNT] };
+    let start = cfg.start.weights(family, &hand)?;
     let loss_before = (loss(&train, &start, k), loss(&validation, &start, k));
     let loss_hand = (loss(&train, &hand, k), loss(&validation, &hand, k));
     let bar = cfg.progress.then(|| {

@@ -68,7 +68,7 @@ impl Family {
     }
 
     /// The family's weights file, as embedded.
-    fn text(self) -> &'static str {
+    pub fn text(self) -> &'static str {
         match self {
             Family::Corner7 => include_str!("weights/corner7.txt"),
             Family::Edge9 => include_str!("weights/edge9.txt"),
@@ -171,6 +171,12 @@ impl Weights {
     /// The weight of a feature in centi-soldiers.
     pub fn centi(&self, feature: usize) -> f64 {
         self.scaled[feature] as f64 / SCALE as f64
+    }
+
+    /// All weights in centi-soldiers, by feature index (the side overrides
+    /// left out).
+    pub fn to_centi(&self) -> [f64; COUNT] {
+        std::array::from_fn(|f| self.centi(f))
     }
 
     /// Reads a weights file (option `WeightsFile`): weights that are not
