@@ -269,7 +269,8 @@ fn tune_starts_from_the_learned_weights_or_a_file() {
             .unwrap()
             .expect("some weights")
     };
-    let embedded = weights(konakis::search::eval::learned::Family::Corner7.text());
+    use konakis::search::eval::learned::{embedded, Family};
+    let embedded = embedded(Family::Corner7).expect("corner7 has weights");
     let out = tmp("init-learned.txt");
     let (ok, stdout, stderr) = konakis(&[
         "tune", "--data", &data, "--epochs", "0", "--init", "learned", "--out", &out,

@@ -15,7 +15,7 @@
 use super::data::{self, Record};
 use crate::rules::{Rules, Side};
 use crate::search::eval::features::{self, COUNT};
-use crate::search::eval::learned::{Family, Weights};
+use crate::search::eval::learned::{self, Family, Weights};
 use rayon::prelude::*;
 
 /// One position's features, sparse: (feature, count) pairs.
@@ -88,15 +88,13 @@ impl Start {
         let parsed = match self {
             Start::Hand => return Ok(*hand),
             Start::Zero => return Ok([0.0; COUNT]),
-            Start::Learned => Weights::parse(family.text())
-                .map_err(|e| format!("the embedded {} weights: {e}", family.name()))?
-                .ok_or_else(|| {
-                    format!(
-                        "family {} has no learned weights: use --init hand",
-                        family.name()
-                    )
-                })?,
-            Start::File(path) => Weights::load(path)?,
+            Start::Learned => learned::embedded(family).ok_or_else(|| {
+                format!(
+                    "family {} has no learned weights: use --init hand",
+                    family.name()
+                )
+            })?,
+            Start::File(path) => std::sync::Arc::new(Weights::load(path)?),
         };
         // A fit has one weight a feature; a side's own weights would be
         // silently lost from the file it writes.

@@ -68,7 +68,7 @@ impl Family {
     }
 
     /// The family's weights file, as embedded.
-    pub fn text(self) -> &'static str {
+    fn text(self) -> &'static str {
         match self {
             Family::Corner7 => include_str!("weights/corner7.txt"),
             Family::Edge9 => include_str!("weights/edge9.txt"),
@@ -295,15 +295,17 @@ fn all() -> &'static [Option<Arc<Weights>>; Family::ALL.len()] {
     ALL.get_or_init(|| Family::ALL.map(|f| Weights::parse(f.text()).ok().flatten().map(Arc::new)))
 }
 
+/// The weights the engine embeds for a family, if it has any (parsed once).
+pub fn embedded(family: Family) -> Option<Arc<Weights>> {
+    let i = Family::ALL.iter().position(|f| *f == family)?;
+    all()[i].clone()
+}
+
 /// The learned weights for these rules' board family, if it has any.
 pub fn weights_for(rules: &Rules) -> Option<Arc<Weights>> {
-    let of = |family: Family| {
-        let i = Family::ALL.iter().position(|f| *f == family)?;
-        all()[i].clone()
-    };
     match Family::of(rules) {
-        Family::Ashton => of(Family::Ashton).or_else(|| of(Family::Edge9)),
-        family => of(family),
+        Family::Ashton => embedded(Family::Ashton).or_else(|| embedded(Family::Edge9)),
+        family => embedded(family),
     }
 }
 
