@@ -339,11 +339,19 @@ mod tests {
     }
 
     #[test]
-    fn copenhagen_attackers_weigh_the_blockade_more() {
+    fn copenhagen_attackers_play_with_the_fetlar_weights() {
         use crate::rules::Preset;
         let w = weights_for(&Rules::preset(Preset::Copenhagen)).unwrap();
+        let fetlar = weights_for(&Rules::preset(Preset::Fetlar)).unwrap();
+        for f in 0..COUNT {
+            assert_eq!(
+                w.for_side(Side::Attackers).centi(f),
+                fetlar.for_side(Side::Attackers).centi(f),
+                "{}",
+                features::name(f)
+            );
+        }
         let wall = features::F::CornerWall as usize;
-        assert_eq!(w.for_side(Side::Attackers).centi(wall), -150.0);
         assert_eq!(w.for_side(Side::Defenders).centi(wall), -90.0);
     }
 
