@@ -74,7 +74,15 @@ impl Evaluator {
             Evaluator::Hand => "hand".to_string(),
             Evaluator::Learned(w) => match &w.file {
                 Some(path) => format!("learned {path}"),
-                None => format!("learned {}", Family::of(rules).name()),
+                None => {
+                    let family = Family::of(rules);
+                    match learned::source(family) {
+                        Some(from) if from != family => {
+                            format!("learned {} ({}'s weights)", family.name(), from.name())
+                        }
+                        _ => format!("learned {}", family.name()),
+                    }
+                }
             },
             Evaluator::Nnue(net) => format!("nnue {} {}x2", net.family.name(), net.hidden),
         }
