@@ -42,6 +42,12 @@ impl Family {
         Family::Ashton,
     ];
 
+    /// The family's place in [`Family::ALL`] (its declaration order), for
+    /// tables kept one entry a family.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
     pub fn of(rules: &Rules) -> Family {
         if rules.masks().camps.any() {
             return Family::Ashton;
@@ -310,8 +316,7 @@ fn all() -> &'static [Option<Arc<Weights>>; Family::ALL.len()] {
 /// The family whose embedded file gives `family` its weights: itself, or
 /// where its file holds none, the family it borrows from (if that has any).
 pub fn source(family: Family) -> Option<Family> {
-    let i = Family::ALL.iter().position(|f| *f == family)?;
-    match all()[i] {
+    match all()[family.index()] {
         Some(_) => Some(family),
         None => family.borrows().and_then(source),
     }
@@ -320,9 +325,7 @@ pub fn source(family: Family) -> Option<Family> {
 /// The weights the engine embeds for a family, parsed once: its own, or
 /// those of the family it borrows from.
 pub fn embedded(family: Family) -> Option<Arc<Weights>> {
-    let from = source(family)?;
-    let i = Family::ALL.iter().position(|f| *f == from)?;
-    all()[i].clone()
+    source(family).and_then(|from| all()[from.index()].clone())
 }
 
 /// The learned weights for these rules' board family, if it has any.
@@ -352,8 +355,9 @@ mod tests {
         assert_eq!(family(Preset::HnefataflOrg11), Family::Corner11);
         assert_eq!(family(Preset::Fetlar), Family::Corner11Plain);
         assert_eq!(family(Preset::Ashton), Family::Ashton);
-        for f in Family::ALL {
+        for (i, f) in Family::ALL.into_iter().enumerate() {
             assert_eq!(f.name().parse::<Family>(), Ok(f));
+            assert_eq!(f.index(), i);
         }
         let unknown = "corner13".parse::<Family>().unwrap_err();
         assert!(unknown.contains("corner11-plain"), "{unknown}");

@@ -425,8 +425,7 @@ pub fn embedded_net(family: Family) -> Option<Arc<Network>> {
             })
             .collect()
     });
-    let i = Family::ALL.iter().position(|f| *f == family)?;
-    nets[i].clone()
+    nets[family.index()].clone()
 }
 
 #[cfg(test)]
