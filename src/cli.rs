@@ -356,6 +356,10 @@ pub struct TuneArgs {
     /// Seed of the validation split.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Leave out the positions of games the length limit ended (on corner boards
+    /// a few long shuffles can be most of the positions).
+    #[arg(long)]
+    pub drop_adjudicated: bool,
     /// Where to write the weights (src/search/eval/weights/<family>.txt for the engine).
     #[arg(long)]
     pub out: String,
@@ -387,6 +391,7 @@ pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
         learning_rate: args.lr,
         validation: args.validation,
         seed: args.seed,
+        drop_adjudicated: args.drop_adjudicated,
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
     };
     let started = Instant::now();
@@ -396,7 +401,7 @@ pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
     let mut text = format!(
         "# Learned evaluation weights, board family {} (see src/search/eval/learned.rs).\n\
          # Made by: {}\n\
-         # {} positions ({} to fit, {} held out by game), K = {:.6}, lambda {}, {} epochs, {:.0} s.\n\
+         # {} positions ({} to fit, {} held out by game{}), K = {:.6}, lambda {}, {} epochs, {:.0} s.\n\
          # Loss (mean squared error of sigmoid(K * eval) against the target), fit / held out:\n\
          #   start ({}) {:.6} / {:.6}; hand weights {:.6} / {:.6}; these weights {:.6} / {:.6}.\n",
         report.family.name(),
@@ -404,6 +409,14 @@ pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
         report.positions,
         report.train,
         report.validation,
+        if args.drop_adjudicated {
+            format!(
+                "; {} from games the length limit ended left out",
+                report.dropped
+            )
+        } else {
+            String::new()
+        },
         report.k,
         args.lambda,
         args.epochs,

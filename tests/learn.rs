@@ -308,6 +308,60 @@ fn tune_starts_from_the_learned_weights_or_a_file() {
     assert!(!ok && err.contains("missing.txt"), "{err}");
 }
 
+/// `--drop-adjudicated` leaves out exactly the positions of games the length
+/// limit ended (as `datagen --stats` counts them), says how many, and a file
+/// of nothing else is refused with a clear error.
+#[test]
+fn tune_can_leave_out_games_the_length_limit_ended() {
+    let data = tmp("adjudicated.bin");
+    datagen(&data, &["--games", "8", "--seed", "5", "--max-plies", "24"]);
+    let file = read_file(&data).unwrap();
+    let adjudicated = file.records.iter().filter(|r| r.adjudicated).count();
+    let total = file.records.len();
+    assert!(
+        0 < adjudicated && adjudicated < total,
+        "{adjudicated} of {total}"
+    );
+    let out = tmp("adjudicated.txt");
+    let (ok, stdout, stderr) = konakis(&[
+        "tune",
+        "--data",
+        &data,
+        "--epochs",
+        "0",
+        "--drop-adjudicated",
+        "--out",
+        &out,
+    ]);
+    assert!(ok, "{stdout}\n{stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains(&format!("# {} positions (", total - adjudicated)),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "; {adjudicated} from games the length limit ended left out)"
+        )),
+        "{text}"
+    );
+
+    let all_drawn = tmp("all-adjudicated.bin");
+    datagen(
+        &all_drawn,
+        &["--games", "2", "--seed", "5", "--max-plies", "2"],
+    );
+    let (ok, _, err) = konakis(&[
+        "tune",
+        "--data",
+        &all_drawn,
+        "--drop-adjudicated",
+        "--out",
+        &out,
+    ]);
+    assert!(!ok && err.contains("no positions to fit"), "{err}");
+}
+
 /// `konakis train`: a net from datagen files, byte for byte the same on a
 /// second run and on one thread; the engine loads it with `EvalFile`,
 /// searches with it, shows it in `eval`, keeps it when a bad file is

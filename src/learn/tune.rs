@@ -51,6 +51,9 @@ pub struct TuneConfig {
     /// Share of games held out for validation.
     pub validation: f64,
     pub seed: u64,
+    /// Leave out the positions of games the length limit ended: on corner
+    /// boards their shuffling is a few games but most of the positions.
+    pub drop_adjudicated: bool,
     pub progress: bool,
 }
 
@@ -115,6 +118,8 @@ pub struct TuneReport {
     pub weights: Weights,
     pub k: f64,
     pub positions: usize,
+    /// Positions left out by `drop_adjudicated` (not in `positions`).
+    pub dropped: usize,
     pub train: usize,
     pub validation: usize,
     /// The loss of the starting weights, and of the fitted ones (fit set,
@@ -128,8 +133,8 @@ pub struct TuneReport {
 const CHUNK: usize = 4096;
 
 /// A record read for tuning: its sample, its search score (defenders'
-/// view, if it has one) and whether it is held out.
-type Extracted = (Sample, Option<f64>, bool);
+/// view, if it has one) and whether it is held out; `None` if it is left out.
+type Extracted = Option<(Sample, Option<f64>, bool)>;
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
@@ -376,6 +381,7 @@ pub fn run(cfg: &TuneConfig) -> Result<TuneReport, String> {
     let mut validation = Vec::new();
     let mut scored = Vec::new();
     let mut positions = 0;
+    let mut dropped = 0;
     let mut first_rules = None;
     for (i, path) in cfg.data.iter().enumerate() {
         let file = data::read_file(path)?;
@@ -387,23 +393,31 @@ pub fn run(cfg: &TuneConfig) -> Result<TuneReport, String> {
             .par_chunks(CHUNK)
             .flat_map_iter(|c| {
                 c.iter().map(|r| {
+                    if cfg.drop_adjudicated && r.adjudicated {
+                        return Ok(None);
+                    }
                     let features = sample_features(r, &rules)?;
                     let result = r.result.defenders_score();
                     let score = (!r.no_score).then(|| defenders_score(r));
                     let out = held_out(i, r.game, cfg.seed, cfg.validation);
-                    Ok((
+                    Ok(Some((
                         Sample {
                             features,
                             target: result,
                         },
                         score,
                         out,
-                    ))
+                    )))
                 })
             })
             .collect();
         for (j, e) in extracted.into_iter().enumerate() {
-            let (sample, score, out) = e.map_err(|e| format!("{path}: record {}: {e}", j + 1))?;
+            let Some((sample, score, out)) =
+                e.map_err(|e| format!("{path}: record {}: {e}", j + 1))?
+            else {
+                dropped += 1;
+                continue;
+            };
             positions += 1;
             if let Some(s) = score {
                 scored.push((s, sample.target));
@@ -413,6 +427,11 @@ pub fn run(cfg: &TuneConfig) -> Result<TuneReport, String> {
         }
     }
     let family = family.ok_or("no data")?;
+    if positions == 0 {
+        return Err(format!(
+            "no positions to fit ({dropped} from games the length limit ended left out)"
+        ));
+    }
     if scored.is_empty() && cfg.lambda > 0.0 {
         return Err("no position has a search score: use --lambda 0".into());
     }
@@ -501,6 +520,7 @@ pub fn run(cfg: &TuneConfig) -> Result<TuneReport, String> {
         weights,
         k,
         positions,
+        dropped,
         train: train.len(),
         validation: validation.len(),
         loss_before,
