@@ -1039,3 +1039,119 @@ fn hnefatafl_org_options() {
         );
     }
 }
+
+/// A refused move is answered with the rule it breaks, in a player's words
+/// (the browser board shows these).
+#[test]
+fn refused_moves_say_why() {
+    use konakis::rules::{Game, Move};
+    let why = |g: &Game, m: &str| g.why_refused(Move::parse(m, g.rules().size()).unwrap());
+    let tablut = Game::new(Rules::preset(Preset::Tablut));
+    assert_eq!(why(&tablut, "e2-d2"), None);
+    assert_eq!(why(&tablut, "c3-c4").unwrap(), "there is no piece on c3");
+    assert_eq!(
+        why(&tablut, "e3-f3").unwrap(),
+        "it is the attackers' turn, and e3 holds a piece of the defenders"
+    );
+    assert_eq!(
+        why(&tablut, "d1-c2").unwrap(),
+        "pieces move in a straight line along a rank or a file"
+    );
+    assert_eq!(
+        why(&tablut, "e1-e3").unwrap(),
+        "the piece on e2 is in the way"
+    );
+    assert_eq!(
+        why(&tablut, "e9-e7").unwrap(),
+        "the piece on e8 is in the way"
+    );
+    assert_eq!(why(&tablut, "a4-a5").unwrap(), "a5 is taken");
+    // Special squares: the throne, a restricted corner, a walled throne, camps.
+    let empty_throne = Game::from_record(
+        Rules::preset(Preset::Tablut),
+        "/9/9/2K6/9/1t7/9/9/9/9/",
+        Side::Attackers,
+        0,
+        0,
+    )
+    .unwrap();
+    assert_eq!(
+        why(&empty_throne, "b5-e5").unwrap(),
+        "only the king may stop on the throne"
+    );
+    assert_eq!(
+        why(&empty_throne, "b5-g5"),
+        None,
+        "tablut soldiers cross the throne"
+    );
+    let latin = Game::from_record(
+        Rules::preset(Preset::TablutLatin),
+        "/9/9/2K6/9/1t7/9/9/9/9/",
+        Side::Attackers,
+        0,
+        0,
+    )
+    .unwrap();
+    assert_eq!(
+        why(&latin, "b5-g5").unwrap(),
+        "soldiers may not cross the throne"
+    );
+    let brandubh = Game::from_record(
+        Rules::preset(Preset::Brandubh),
+        "/7/t6/7/3K3/7/7/7/",
+        Side::Attackers,
+        0,
+        0,
+    )
+    .unwrap();
+    assert_eq!(
+        why(&brandubh, "a2-a1").unwrap(),
+        "only the king may stop on the corner a1"
+    );
+    let ashton = Game::from_record(
+        Rules::preset(Preset::Ashton),
+        "/9/2T6/9/9/4K4/9/9/9/9/",
+        Side::Defenders,
+        0,
+        0,
+    )
+    .unwrap();
+    assert_eq!(
+        why(&ashton, "c2-g2").unwrap(),
+        "e2 is a camp square: a piece may not enter or cross a camp it did not start in"
+    );
+    assert_eq!(why(&ashton, "c2-d2"), None);
+    let left = Game::from_start_and_moves(
+        Rules::preset(Preset::Ashton),
+        &"/9/2T6/9/9/4K4/9/9/9/8t/ d".parse().unwrap(),
+        &["e5-g5", "i9-i8"],
+    )
+    .unwrap();
+    assert_eq!(
+        why(&left, "g5-e5").unwrap(),
+        "the king may not return to the throne"
+    );
+    let over = Game::from_start_and_moves(
+        Rules::preset(Preset::Brandubh),
+        &"/1K5/7/7/t6/7/7/3t3/ d".parse().unwrap(),
+        &["b1-a1"],
+    )
+    .unwrap();
+    assert!(why(&over, "a4-a5")
+        .unwrap()
+        .starts_with("the game is over (defenders king-escaped)"));
+}
+
+/// A rule set named as a preset and its changes comes back the same.
+#[test]
+fn rules_travel_as_a_preset_and_its_changes() {
+    for preset in Preset::ALL {
+        assert!(Rules::preset(preset).overrides().is_empty(), "{preset}");
+    }
+    let mut changed = Rules::preset(Preset::Brandubh);
+    changed.set("KingArmed", "false").unwrap();
+    changed.set("Repetition", "mover-loses").unwrap();
+    let overrides = changed.overrides();
+    assert_eq!(overrides.len(), 2);
+    assert_eq!(Rules::build(Preset::Brandubh, &overrides).unwrap(), changed);
+}

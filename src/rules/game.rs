@@ -100,6 +100,21 @@ impl fmt::Display for StartPoint {
     }
 }
 
+/// A move of a list that could not be played: its index (from 0), its text
+/// and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveFailure {
+    pub index: usize,
+    pub text: String,
+    pub why: String,
+}
+
+impl fmt::Display for MoveFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move {} '{}': {}", self.index + 1, self.text, self.why)
+    }
+}
+
 /// A game from a setup position: every position reached, and its status.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -152,12 +167,28 @@ impl Game {
         moves: &[M],
     ) -> Result<Game, String> {
         let mut game = Game::from_start(rules, start)?;
-        for (i, m) in moves.iter().enumerate() {
-            let m = m.as_ref();
-            game.play_str(m)
-                .map_err(|e| format!("move {} '{m}': {e}", i + 1))?;
-        }
+        game.play_all(moves).map_err(|e| e.to_string())?;
         Ok(game)
+    }
+
+    /// Plays moves given as text, in order, until one cannot be played:
+    /// that one is returned with its index and the reason, and the moves
+    /// before it stay played.
+    pub fn play_all<M: AsRef<str>>(&mut self, moves: &[M]) -> Result<(), MoveFailure> {
+        for (index, m) in moves.iter().enumerate() {
+            let text = m.as_ref();
+            let failure = |why| MoveFailure {
+                index,
+                text: text.to_string(),
+                why,
+            };
+            let mv = Move::parse(text, self.rules.size()).map_err(failure)?;
+            if let Some(why) = self.why_refused(mv) {
+                return Err(failure(why));
+            }
+            self.play(mv).map_err(failure)?;
+        }
+        Ok(())
     }
 
     /// A game from a position record (rank 1 first), the side to move and
@@ -261,28 +292,36 @@ impl Game {
 
     /// Plays a move after checking it. On error nothing changes.
     pub fn play(&mut self, mv: Move) -> Result<(), String> {
-        if let Some(o) = self.outcome {
-            return Err(format!("the game is over ({o}); {mv} cannot be played"));
+        if let Some(why) = self.why_refused(mv) {
+            return Err(match self.outcome {
+                Some(_) => format!("{why}; {mv} cannot be played"),
+                None => format!("illegal move {mv}: {why}"),
+            });
         }
-        let pos = self.position();
-        if !pos.is_legal(&self.rules, mv) {
-            return Err(format!(
-                "illegal move {mv} for the {} in this position",
-                pos.side_to_move().name()
-            ));
-        }
-        if let Some(earlier) = self.forbidden_boards() {
-            if pos.recreates_board(mv, &earlier) {
-                return Err(format!(
-                    "illegal move {mv}: the defenders may not recreate an earlier board"
-                ));
-            }
-        }
-        let next = pos.make(&self.rules, mv);
+        let next = self.position().make(&self.rules, mv);
         self.positions.push(next);
         self.moves.push(mv);
         self.outcome = self.compute_outcome();
         Ok(())
+    }
+
+    /// Why `mv` cannot be played now, in a player's words (the game is
+    /// over, a rule of the board, or a forbidden repetition), or `None`
+    /// when it can.
+    pub fn why_refused(&self, mv: Move) -> Option<String> {
+        if let Some(o) = self.outcome {
+            return Some(format!("the game is over ({o})"));
+        }
+        let pos = self.position();
+        if let Some(why) = pos.why_illegal(&self.rules, mv) {
+            return Some(why);
+        }
+        match self.forbidden_boards() {
+            Some(earlier) if pos.recreates_board(mv, &earlier) => {
+                Some("the defenders may not recreate an earlier board".into())
+            }
+            _ => None,
+        }
     }
 
     /// Takes back the last move, if any.

@@ -10,7 +10,7 @@ pub mod position;
 pub mod tables;
 pub mod types;
 
-pub use game::{Game, StartPoint};
+pub use game::{Game, MoveFailure, StartPoint};
 pub use notation::{parse_record, Setup};
 pub use options::{Preset, RuleOptions, Rules};
 pub use position::{MoveList, Outcome, Position, Reason};

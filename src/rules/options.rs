@@ -784,6 +784,22 @@ impl Rules {
         self.options.get(name)
     }
 
+    /// The options that differ from the preset's, as the name-value pairs
+    /// [`Rules::build`] takes: `Rules::build(preset, &rules.overrides())`
+    /// gives these rules back (for records and front ends that name rules
+    /// as a preset and its changes).
+    pub fn overrides(&self) -> Vec<(String, String)> {
+        let preset = Rules::preset(self.options.preset);
+        RULE_OPTION_NAMES
+            .iter()
+            .filter_map(|name| {
+                let value = self.get(name)?;
+                (preset.get(name).as_deref() != Some(value.as_str()))
+                    .then(|| (name.to_string(), value))
+            })
+            .collect()
+    }
+
     /// One line naming the preset and every option.
     pub fn summary(&self) -> String {
         let mut parts = vec![format!("preset {}", self.options.preset)];

@@ -126,6 +126,19 @@ pub struct Position {
     outcome: Option<Outcome>,
 }
 
+/// The squares strictly between two squares on one rank or file (empty
+/// when they share neither).
+fn squares_between(a: Square, b: Square) -> Bitboard {
+    let span = |x: usize, y: usize| ((1u16 << x.max(y)) - 1) & !((2u16 << x.min(y)) - 1);
+    if a.rank() == b.rank() {
+        squares_on_lines(a.rank(), span(a.file(), b.file()), 0, 0)
+    } else if a.file() == b.file() {
+        squares_on_lines(0, 0, a.file(), span(a.rank(), b.rank()))
+    } else {
+        Bitboard::EMPTY
+    }
+}
+
 /// The squares named by bits of rank `r` and of file `f`, as a bitboard.
 #[inline]
 fn squares_on_lines(r: usize, rank_bits: u16, f: usize, file_bits: u16) -> Bitboard {
@@ -608,6 +621,88 @@ impl Position {
         } else {
             false
         }
+    }
+
+    /// Why `mv` is not legal here, in a player's words, or `None` when it
+    /// is: for front ends that answer a refused move with its reason
+    /// rather than a bare "illegal". The first rule the move breaks is
+    /// named, in the order a player checks them: whose turn, the line, the
+    /// pieces in the way, then the special squares.
+    pub fn why_illegal(&self, rules: &Rules, mv: Move) -> Option<String> {
+        if self.is_legal(rules, mv) {
+            return None;
+        }
+        let (from, to) = (mv.from(), mv.to());
+        let m = rules.masks();
+        if let Some(o) = self.outcome {
+            return Some(format!("the game is over ({o})"));
+        }
+        if !m.board.has(from) || !m.board.has(to) {
+            return Some(format!("{mv} leaves the board"));
+        }
+        let Some(piece) = self.piece_at(from) else {
+            return Some(format!("there is no piece on {from}"));
+        };
+        if piece.side() != self.side {
+            return Some(format!(
+                "it is the {}' turn, and {from} holds a piece of the {}",
+                self.side.name(),
+                piece.side().name()
+            ));
+        }
+        if from.rank() != to.rank() && from.file() != to.file() {
+            return Some("pieces move in a straight line along a rank or a file".into());
+        }
+        let between = squares_between(from, to);
+        let blockers = between & self.occupied();
+        if blockers.any() {
+            // The blocker nearest the piece: the last square when moving down.
+            let nearest = if to.index() < from.index() {
+                Square::from_index(127 - blockers.0.leading_zeros() as usize)
+            } else {
+                blockers.first().unwrap_or(to)
+            };
+            return Some(format!("the piece on {nearest} is in the way"));
+        }
+        if self.occupied().has(to) {
+            return Some(format!("{to} is taken"));
+        }
+        let own_camp = rules
+            .options()
+            .camps
+            .iter()
+            .copied()
+            .find(|g| g.has(from))
+            .unwrap_or(Bitboard::EMPTY);
+        if let Some(sq) = ((between | to.bb()) & m.camps & !own_camp).first() {
+            return Some(format!(
+                "{sq} is a camp square: a piece may not enter or cross a camp it did not start in"
+            ));
+        }
+        let is_king = piece == Piece::King;
+        let throne = m.throne;
+        if is_king {
+            if (throne & to.bb()).any() {
+                return Some("the king may not return to the throne".into());
+            }
+            if (throne & between).any() {
+                return Some("the king may not cross the empty throne".into());
+            }
+        } else {
+            if (throne & to.bb()).any() {
+                return Some("only the king may stop on the throne".into());
+            }
+            if (m.soldier_forbidden & to.bb()).any() {
+                return Some(format!("only the king may stop on the corner {to}"));
+            }
+            if ((m.soldier_walls | m.soldier_forbidden) & between).any() {
+                return Some("soldiers may not cross the throne".into());
+            }
+        }
+        Some(format!(
+            "{mv} is not a legal move for the {} here",
+            self.side.name()
+        ))
     }
 
     #[inline(always)]
