@@ -5,6 +5,7 @@
 //! malformed move loses that game, is restarted, and the match goes on.
 
 pub mod adjudication;
+pub mod import;
 pub mod openings;
 pub mod otep_client;
 pub mod player;

@@ -5,7 +5,7 @@
 //! number of plies, without repeats, and without openings a short search
 //! finds lopsided.
 
-use super::record::GameRecord;
+use super::import;
 use super::Opening;
 use crate::rules::{Game, Position, Rules, Side, StartPoint};
 use crate::search::{Engine, Limits, WIN_BOUND};
@@ -32,84 +32,32 @@ struct ReadGame {
     moves: Vec<String>,
 }
 
-/// The games of a file, whichever of the three formats it holds.
+/// The games of a file, whichever format it holds. Runner records name
+/// their rules, which must be these; the other formats' games are taken
+/// under these rules.
 fn read_games(path: &str, rules: &Rules) -> Result<Vec<ReadGame>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    if first.starts_with("konakis-game") {
-        let mut games = Vec::new();
-        for (i, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let rec = GameRecord::parse(line).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-            let record_rules = Rules::build(rec.variant, &rec.overrides)?;
-            if record_rules != *rules {
-                return Err(format!(
-                    "{path}:{}: the game was played under other rules ({}{})",
-                    i + 1,
-                    rec.variant,
-                    rec.overrides
-                        .iter()
-                        .map(|(k, v)| format!(" {k}={v}"))
-                        .collect::<String>()
-                ));
-            }
-            games.push(ReadGame {
-                start: rec.start.clone(),
-                moves: rec.moves.iter().map(|m| m.text.clone()).collect(),
-            });
+    let read = import::read_games(&text).map_err(|e| format!("{path}: {e}"))?;
+    if read.format == import::Format::Konakis {
+        if let Some(e) = read.errors.first() {
+            return Err(format!("{path}: {e}"));
         }
-        return Ok(games);
+        if let Some(g) = read.games.iter().find(|g| g.rules.as_ref() != Some(rules)) {
+            let named = g.rules.as_ref().map(Rules::summary).unwrap_or_default();
+            return Err(format!(
+                "{path}:{}: the game was played under other rules ({named})",
+                g.line
+            ));
+        }
     }
-    if first.starts_with('[') {
-        return Ok(read_opentafl(&text));
-    }
-    // The comma-separated records of people's games: moves first.
-    Ok(text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| ReadGame {
-            start: StartPoint::Initial,
-            moves: l
-                .split(',')
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .filter(|t| *t != "timeout")
-                .map(String::from)
-                .collect(),
+    Ok(read
+        .games
+        .into_iter()
+        .map(|g| ReadGame {
+            start: g.start,
+            moves: g.moves,
         })
         .collect())
-}
-
-/// OpenTafl game records: tags, the rules, an optional start record, then
-/// numbered turns (`1. d1-d2 e3-f3xf2`, `...` for a missing move).
-fn read_opentafl(text: &str) -> Vec<ReadGame> {
-    let mut games = Vec::new();
-    let mut current: Option<ReadGame> = None;
-    for line in text.lines().map(str::trim) {
-        if line.starts_with('[') {
-            games.extend(current.take());
-            current = Some(ReadGame {
-                start: StartPoint::Initial,
-                moves: Vec::new(),
-            });
-            continue;
-        }
-        let Some(game) = current.as_mut() else {
-            continue;
-        };
-        let mut words = line.split_whitespace();
-        let Some(first) = words.next() else { continue };
-        if first.ends_with('.') && first[..first.len() - 1].chars().all(|c| c.is_ascii_digit()) {
-            game.moves
-                .extend(words.filter(|w| *w != "...").map(String::from));
-        }
-    }
-    games.extend(current);
-    games
 }
 
 /// Builds the openings.

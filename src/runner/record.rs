@@ -14,7 +14,8 @@
 //! (`king-escaped`, `king-captured`, `encircled`, `exit-fort`, `no-moves`,
 //! `repetition`, `no-capture-limit`, `move-limit`) or an adjudication
 //! (`time`, `crash`, `illegal-move`, `stall`, `adjudicated-length`,
-//! `adjudicated-draw`, `adjudicated-resign`). An illegal move's text follows as `| illegal <text>`.
+//! `adjudicated-draw`, `adjudicated-resign`), or `unfinished` for a game
+//! saved while still in play. An illegal move's text follows as `| illegal <text>`.
 
 use crate::rules::{Game, Preset, Reason, Rules, Side, StartPoint};
 use std::fmt;
@@ -33,6 +34,9 @@ pub enum EndReason {
     AdjudicatedDraw,
     /// One engine's score hopeless for long enough: it loses.
     AdjudicatedResign,
+    /// Not over: a game saved while it was still being played (the
+    /// browser board's export). Counted as a draw where results are summed.
+    Unfinished,
 }
 
 impl EndReason {
@@ -97,6 +101,7 @@ impl EndReason {
             EndReason::AdjudicatedLength => "adjudicated-length",
             EndReason::AdjudicatedDraw => "adjudicated-draw",
             EndReason::AdjudicatedResign => "adjudicated-resign",
+            EndReason::Unfinished => "unfinished",
         }
     }
     pub fn parse(s: &str) -> Result<EndReason, String> {
@@ -108,6 +113,7 @@ impl EndReason {
             "adjudicated-length" => EndReason::AdjudicatedLength,
             "adjudicated-draw" => EndReason::AdjudicatedDraw,
             "adjudicated-resign" => EndReason::AdjudicatedResign,
+            "unfinished" => EndReason::Unfinished,
             _ => EndReason::Rule(s.parse()?),
         })
     }
@@ -248,10 +254,11 @@ impl GameRecord {
     pub fn to_opentafl(&self) -> Result<String, String> {
         let game = self.replay()?;
         let rules = game.rules();
-        let result = match self.winner {
-            Some(Side::Attackers) => "1",
-            Some(Side::Defenders) => "-1",
-            None => "0",
+        let result = match (self.winner, self.reason) {
+            (_, EndReason::Unfinished) => "?",
+            (Some(Side::Attackers), _) => "1",
+            (Some(Side::Defenders), _) => "-1",
+            (None, _) => "0",
         };
         let mut out = format!(
             "[variant:{}] [round:{}] [attackers:{}] [defenders:{}] [result:{}] [termination:{}]\n{}\n",
