@@ -90,6 +90,7 @@ pub type DoneCallback = Box<dyn FnOnce(&SearchResult) + Send>;
 
 /// A search running on its controller thread.
 struct Running {
+    id: SearchId,
     shared: Arc<Shared>,
     handle: JoinHandle<SearchResult>,
 }
@@ -469,7 +470,7 @@ impl Engine {
             .name("konakis-controller".into())
             .spawn(move || run_search(id, &pool, &setup, &thread_shared, on_info, on_done))
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
-        self.running = Some(Running { shared, handle });
+        self.running = Some(Running { id, shared, handle });
         Ok(id)
     }
 
@@ -573,6 +574,40 @@ impl Engine {
             r.shared.pondering.store(false, Ordering::Relaxed);
             r.shared.stop.store(true, Ordering::Relaxed);
         }
+    }
+
+    /// The search running now, if any (one started by [`Engine::go`] that
+    /// has not yet finished).
+    pub fn current_search(&self) -> Option<SearchId> {
+        self.running
+            .as_ref()
+            .filter(|r| !r.handle.is_finished())
+            .map(|r| r.id)
+    }
+
+    /// Stops the search `id` if it is still the one running: a front end
+    /// that serves several clients stops its own search, never a newer
+    /// one that replaced it.
+    pub fn stop_search(&self, id: SearchId) {
+        if self.running.as_ref().is_some_and(|r| r.id == id) {
+            self.stop();
+        }
+    }
+
+    /// How far the running search has got: its id, the nodes searched so
+    /// far (counted in batches, so a little behind) and the time since it
+    /// started. For front ends that show progress between `info` reports.
+    pub fn progress(&self) -> Option<(SearchId, u64, Duration)> {
+        self.running
+            .as_ref()
+            .filter(|r| !r.handle.is_finished())
+            .map(|r| {
+                (
+                    r.id,
+                    r.shared.nodes.load(Ordering::Relaxed),
+                    r.shared.start.elapsed(),
+                )
+            })
     }
 
     /// The opponent played the expected move: the pondering search goes on
