@@ -58,6 +58,43 @@ pub enum Command {
     TablutChallenge(TablutChallengeArgs),
     /// Play as a bot account on a hnefatafl-copenhagen server (hnefatafl.org).
     HnefataflBot(HnefataflBotArgs),
+    /// A board in the browser: play, analyse and review games (prints the URL).
+    Serve(ServeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on; 127.0.0.1 keeps the board to this computer
+    /// (0.0.0.0 opens it to the network).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// The port; 0 lets the system choose one (the URL printed names it).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Search threads [default: every core].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+    /// Hash table size in MiB.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+    /// Open the page in the desktop's browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// `konakis serve`.
+pub fn run_serve(args: &ServeArgs) -> Result<(), String> {
+    let threads = match args.threads {
+        Some(n) => n as usize,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    crate::serve::run(&crate::serve::ServeConfig {
+        host: args.host.clone(),
+        port: args.port,
+        threads,
+        hash_mib: args.hash as usize,
+        open: args.open,
+    })
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]

@@ -7,3 +7,4 @@ pub mod protocol;
 pub mod rules;
 pub mod runner;
 pub mod search;
+pub mod serve;

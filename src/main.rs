@@ -1,8 +1,8 @@
 use clap::Parser;
 use konakis::cli::{
     group_engine_words, run_bench, run_datagen, run_hnefatafl_bot, run_match, run_openings,
-    run_perft, run_predict, run_replay, run_stats, run_tablut_challenge, run_train, run_tune, Cli,
-    Command,
+    run_perft, run_predict, run_replay, run_serve, run_stats, run_tablut_challenge, run_train,
+    run_tune, Cli, Command,
 };
 
 fn main() {
@@ -33,6 +33,7 @@ fn main() {
         Some(Command::Stats(args)) => run_stats(&args),
         Some(Command::TablutChallenge(args)) => run_tablut_challenge(&args),
         Some(Command::HnefataflBot(args)) => run_hnefatafl_bot(&args),
+        Some(Command::Serve(args)) => run_serve(&args),
         Some(Command::Otep(args)) => {
             konakis::protocol::otep::run_stdio(konakis::protocol::otep::OtepSettings {
                 untimed_move_ms: args.movetime.max(10),

@@ -64,6 +64,16 @@ pub struct FileGames {
     pub errors: Vec<String>,
 }
 
+impl FileGames {
+    fn new(format: Format) -> FileGames {
+        FileGames {
+            format,
+            games: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+}
+
 /// `Ke1-a1xb1/a2--` → `e1-a1`: the from-to core of a move in any of the
 /// formats (a leading piece letter, capture records after `x` and trailing
 /// `+`/`-` marks dropped).
@@ -112,11 +122,7 @@ pub fn read_games(text: &str) -> Result<FileGames, String> {
 }
 
 fn read_konakis(text: &str) -> FileGames {
-    let mut out = FileGames {
-        format: Format::Konakis,
-        games: Vec::new(),
-        errors: Vec::new(),
-    };
+    let mut out = FileGames::new(Format::Konakis);
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -230,11 +236,7 @@ fn tags_of(line: &str) -> Option<Vec<(String, String)>> {
 }
 
 fn read_opentafl(text: &str) -> FileGames {
-    let mut out = FileGames {
-        format: Format::OpenTafl,
-        games: Vec::new(),
-        errors: Vec::new(),
-    };
+    let mut out = FileGames::new(Format::OpenTafl);
     let mut current: Option<OpenTaflGame> = None;
     let mut in_turns = false;
     let finish = |game: Option<OpenTaflGame>, out: &mut FileGames| {
@@ -305,11 +307,7 @@ fn read_opentafl(text: &str) -> FileGames {
 }
 
 fn read_csv(text: &str) -> FileGames {
-    let mut out = FileGames {
-        format: Format::Csv,
-        games: Vec::new(),
-        errors: Vec::new(),
-    };
+    let mut out = FileGames::new(Format::Csv);
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -365,19 +363,17 @@ fn read_move_list(text: &str) -> Result<FileGames, String> {
         }
         moves.push(plain_move(word));
     }
-    Ok(FileGames {
-        format: Format::MoveList,
-        games: vec![FileGame {
-            line: 1,
-            rules: None,
-            start: StartPoint::Initial,
-            moves,
-            result: None,
-            attackers: None,
-            defenders: None,
-        }],
-        errors: Vec::new(),
-    })
+    let mut out = FileGames::new(Format::MoveList);
+    out.games.push(FileGame {
+        line: 1,
+        rules: None,
+        start: StartPoint::Initial,
+        moves,
+        result: None,
+        attackers: None,
+        defenders: None,
+    });
+    Ok(out)
 }
 
 /// A game replayed under some rules: as far as the rules let it go.

@@ -151,3 +151,4 @@ pub const PROTOCOL_WORDS: &[&str] = &[
     "",
     "x",
 ];
+pub mod server;

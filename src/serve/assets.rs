@@ -1,0 +1,78 @@
+//! The page and its assets, compiled into the binary: no network, no
+//! separate build step, nothing to install beside `konakis`.
+
+use axum::http::{header, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+
+/// Path, content type and bytes of every file the page needs.
+const FILES: &[(&str, &str, &str)] = &[
+    (
+        "/index.html",
+        "text/html; charset=utf-8",
+        include_str!("web/index.html"),
+    ),
+    (
+        "/style.css",
+        "text/css; charset=utf-8",
+        include_str!("web/style.css"),
+    ),
+    (
+        "/app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/app.js"),
+    ),
+    (
+        "/board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/board.js"),
+    ),
+    (
+        "/api.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/api.js"),
+    ),
+    (
+        "/tree.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/tree.js"),
+    ),
+    (
+        "/review.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/review.js"),
+    ),
+    (
+        "/favicon.svg",
+        "image/svg+xml",
+        include_str!("web/favicon.svg"),
+    ),
+];
+
+/// The page may load only from this server and may not be framed.
+const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/// Serves a file of the page (`/` is the page itself).
+pub async fn serve(method: Method, uri: Uri) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        return (StatusCode::METHOD_NOT_ALLOWED, "only GET serves files\n").into_response();
+    }
+    let path = match uri.path() {
+        "/" | "" => "/index.html",
+        "/favicon.ico" => "/favicon.svg",
+        p => p,
+    };
+    match FILES.iter().find(|(p, _, _)| *p == path) {
+        Some((_, kind, body)) => (
+            [
+                (header::CONTENT_TYPE, *kind),
+                (header::CACHE_CONTROL, "no-cache"),
+                (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+                (header::CONTENT_SECURITY_POLICY, CSP),
+                (header::REFERRER_POLICY, "no-referrer"),
+            ],
+            *body,
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, format!("no such page: {path}\n")).into_response(),
+    }
+}

@@ -1,0 +1,80 @@
+// The server's API (docs/http-api.md), as the page uses it.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body && body.message ? body.message : `HTTP ${status}`);
+    this.status = status;
+    this.body = body || {};
+  }
+}
+
+export async function getJSON(url) {
+  const r = await fetch(url, { headers: { Accept: "application/json" } });
+  const body = await r.json().catch(() => null);
+  if (!r.ok) throw new ApiError(r.status, body);
+  return body;
+}
+
+export async function postJSON(url, data, signal) {
+  const r = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify(data),
+    signal,
+  });
+  const body = await r.json().catch(() => null);
+  if (!r.ok) throw new ApiError(r.status, body);
+  return body;
+}
+
+// Runs a search: calls handlers.start/info/progress/bestmove with each
+// event's data as it streams in, and resolves with the bestmove data (or
+// null when aborted through `signal`, which also stops the search).
+export async function analyse(request, handlers, signal) {
+  let r;
+  try {
+    r = await fetch("/api/analyse", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+      body: JSON.stringify(request),
+      signal,
+    });
+  } catch (e) {
+    if (signal && signal.aborted) return null;
+    throw e;
+  }
+  if (!r.ok) {
+    const body = await r.json().catch(() => null);
+    throw new ApiError(r.status, body);
+  }
+  const reader = r.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let best = null;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        let name = "message";
+        const data = [];
+        for (const line of block.split("\n")) {
+          if (line.startsWith("event:")) name = line.slice(6).trim();
+          else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+        }
+        if (!data.length) continue; // a keep-alive comment
+        const payload = JSON.parse(data.join("\n"));
+        if (name === "bestmove") best = payload;
+        if (handlers[name]) handlers[name](payload);
+      }
+    }
+  } catch (e) {
+    if (signal && signal.aborted) return null;
+    throw e;
+  }
+  return best;
+}

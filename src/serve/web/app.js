@@ -1,0 +1,1127 @@
+// The page: a game tree on a board, played against Konakis or between
+// people, analysed, reviewed, imported and exported. Every rule question
+// goes to the server (/api/position); every search too (/api/analyse).
+
+import { getJSON, postJSON, analyse, ApiError } from "./api.js";
+import { Board, splitMove } from "./board.js";
+import { GameTree } from "./tree.js";
+import * as Review from "./review.js";
+
+const $ = (id) => document.getElementById(id);
+
+// Timings a test or a curious person can read (docs/results/serve.md).
+const metrics = (window.konakisMetrics = {
+  ready: null, // ms from navigation start to the first board drawn
+  analyseClick: null, // performance.now() of the last "Start analysis"
+  firstInfo: null, // ms from that click to its first info on the page
+  infoEvents: 0, // info events shown since that click
+  engineReplies: 0,
+});
+
+const app = {
+  variants: [],
+  tree: null,
+  current: null,
+  players: { attackers: "human", defenders: "engine" },
+  time: { kind: "movetime", ms: 2000 },
+  clocks: null, // {attackers, defenders, inc, running, since}
+  gameActive: false, // a game is being played: clocks run, Konakis moves
+  gameEnd: null, // a result the rules do not give: {winner, reason, text}
+  engine: null, // the engine's running move search: {controller, node, id, info}
+  analysing: false,
+  analysis: null, // {controller, node, lines}
+  analysisTimer: null,
+  reviewing: null, // AbortController
+  reviewNodes: null,
+  editing: null, // {pieces: Map, side}
+  palette: "attacker",
+  flipped: false,
+  exportFormat: "konakis",
+};
+
+let board;
+
+// ---------- messages ----------
+
+// A refusal or an error (red), or with `info` a note (green).
+function say(text, info = false) {
+  $("message").textContent = text || "";
+  $("message").classList.toggle("info", info);
+}
+
+function errorText(e) {
+  if (e instanceof ApiError) return e.body.why ? e.body.why : e.message;
+  return e && e.message ? e.message : String(e);
+}
+
+function sideName(side) {
+  return side === "attackers" ? "Attackers" : "Defenders";
+}
+
+// ---------- positions ----------
+
+async function ensure(node) {
+  if (node.pos) return node.pos;
+  if (!node.posPromise) {
+    node.posPromise = postJSON("/api/position", app.tree.request(node)).then((pos) => {
+      node.pos = pos;
+      nameMoves(node, pos);
+      return pos;
+    });
+    node.posPromise.catch(() => (node.posPromise = null));
+  }
+  return node.posPromise;
+}
+
+// Fills the notation (with captures) of every move up to `node`.
+function nameMoves(node, pos) {
+  let x = node;
+  for (let i = pos.moves.length - 1; i >= 0 && x && x.parent; i--, x = x.parent) {
+    x.notation = pos.moves[i].notation;
+  }
+}
+
+function mainTip() {
+  const line = app.tree.mainLine();
+  return line[line.length - 1];
+}
+
+function variantInfo(name) {
+  return app.variants.find((v) => v.name === name);
+}
+
+// ---------- the game ----------
+
+function readSettings() {
+  const opponent = $("opponent").value;
+  app.players = {
+    "engine-defenders": { attackers: "human", defenders: "engine" },
+    "engine-attackers": { attackers: "engine", defenders: "human" },
+    people: { attackers: "human", defenders: "human" },
+    engines: { attackers: "engine", defenders: "engine" },
+  }[opponent];
+  if ($("time-kind").value === "clock") {
+    const base = Math.max(0.1, parseFloat($("clock-minutes").value) || 5) * 60000;
+    const inc = Math.max(0, parseFloat($("clock-increment").value) || 0) * 1000;
+    app.time = { kind: "clock", base, inc };
+  } else {
+    const s = Math.max(0.1, parseFloat($("movetime").value) || 2);
+    app.time = { kind: "movetime", ms: Math.round(s * 1000) };
+  }
+  localStorage.setItem("konakis.settings", JSON.stringify({
+    opponent, timeKind: $("time-kind").value, movetime: $("movetime").value,
+    minutes: $("clock-minutes").value, increment: $("clock-increment").value,
+  }));
+}
+
+function restoreSettings() {
+  try {
+    const s = JSON.parse(localStorage.getItem("konakis.settings") || "null");
+    if (!s) return;
+    $("opponent").value = s.opponent || "engine-defenders";
+    $("time-kind").value = s.timeKind || "movetime";
+    $("movetime").value = s.movetime || "2";
+    $("clock-minutes").value = s.minutes || "5";
+    $("clock-increment").value = s.increment || "3";
+  } catch {
+    /* settings from an older page: ignore */
+  }
+  showTimeKind();
+}
+
+function showTimeKind() {
+  const clock = $("time-kind").value === "clock";
+  $("time-movetime").hidden = clock;
+  $("time-clock").hidden = !clock;
+}
+
+// A new game of the chosen variant from `start`, played with the Play
+// tab's settings (`play` false: a board to study, no clocks, no engine).
+async function newGame({ variant = $("variant").value, rules = {}, start = "startpos", moves = [], play = true } = {}) {
+  stopEngine();
+  stopReview();
+  app.tree = new GameTree({ variant, rules, start });
+  app.gameEnd = null;
+  app.reviewNodes = null;
+  $("graph").replaceChildren();
+  $("review-summary").hidden = true;
+  $("review-marks").replaceChildren();
+  $("review-status").textContent = "Reviews the line on the board, from its first move to its last.";
+  let node = app.tree.root;
+  for (const m of moves) node = app.tree.add(node, m);
+  try {
+    await ensure(node);
+  } catch (e) {
+    say(errorText(e));
+    throw e;
+  }
+  await ensure(app.tree.root);
+  if (play) {
+    readSettings();
+    app.gameActive = true;
+    app.clocks = app.time.kind === "clock"
+      ? { attackers: app.time.base, defenders: app.time.base, inc: app.time.inc, running: null, since: 0 }
+      : null;
+    startClock(node.pos.side);
+  } else {
+    app.gameActive = false;
+    app.clocks = null;
+  }
+  say("");
+  setCurrent(node);
+  maybeEngineMove();
+}
+
+function humanSide() {
+  const humans = ["attackers", "defenders"].filter((s) => app.players[s] === "human");
+  return humans.length === 1 ? humans[0] : null;
+}
+
+// Whether the person may move on the board now.
+function canMove(node) {
+  if (app.editing || !node.pos || node.pos.result) return false;
+  if (!app.gameActive || node !== mainTip()) return true;
+  if (app.gameEnd) return false;
+  return app.players[node.pos.side] === "human";
+}
+
+async function playMove(node, move) {
+  const request = app.tree.request(node);
+  request.moves.push(move);
+  let pos;
+  try {
+    pos = await postJSON("/api/position", request);
+  } catch (e) {
+    say(`${move}: ${errorText(e)}`);
+    return null;
+  }
+  const wasTip = app.gameActive && node === mainTip();
+  const child = app.tree.add(node, move, pos.moves[pos.moves.length - 1].notation);
+  child.pos = pos;
+  nameMoves(child, pos);
+  if (wasTip) {
+    app.tree.promote(child);
+    switchClock(node.pos.side, pos);
+  }
+  say("");
+  // Follow the game unless the person is looking elsewhere.
+  if (app.current === node || !wasTip) setCurrent(child);
+  else render();
+  maybeEngineMove();
+  return child;
+}
+
+// ---------- clocks ----------
+
+function startClock(side) {
+  if (!app.clocks) return;
+  app.clocks.running = side;
+  app.clocks.since = performance.now();
+}
+
+function stopClock() {
+  const c = app.clocks;
+  if (!c || !c.running) return;
+  c[c.running] -= performance.now() - c.since;
+  c.running = null;
+}
+
+function remaining(side) {
+  const c = app.clocks;
+  if (!c) return null;
+  return c[side] - (c.running === side ? performance.now() - c.since : 0);
+}
+
+function switchClock(mover, pos) {
+  if (!app.clocks) return;
+  stopClock();
+  app.clocks[mover] += app.clocks.inc;
+  if (!pos.result) startClock(pos.side);
+}
+
+function formatClock(ms) {
+  const t = Math.max(0, ms);
+  const min = Math.floor(t / 60000);
+  const sec = Math.floor((t % 60000) / 1000);
+  if (t < 10000) return `${min}:${String(sec).padStart(2, "0")}.${Math.floor((t % 1000) / 100)}`;
+  return `${min}:${String(sec).padStart(2, "0")}`;
+}
+
+function tickClocks() {
+  const c = app.clocks;
+  $("clock-top").hidden = !c;
+  $("clock-bottom").hidden = !c;
+  if (!c) return;
+  const bottom = app.flipped ? "attackers" : "defenders";
+  const top = app.flipped ? "defenders" : "attackers";
+  for (const [id, side] of [["clock-top", top], ["clock-bottom", bottom]]) {
+    const box = $(id);
+    const left = remaining(side);
+    box.querySelector(".who").textContent = `${sideName(side)}${app.players[side] === "engine" ? " · Konakis" : ""}`;
+    box.querySelector(".time").textContent = formatClock(left);
+    box.classList.toggle("running", c.running === side);
+    box.classList.toggle("low", left < 10000);
+  }
+  if (c.running && remaining(c.running) <= 0 && !app.gameEnd) {
+    const loser = c.running;
+    stopClock();
+    c[loser] = 0;
+    stopEngine();
+    endGame(loser === "attackers" ? "defenders" : "attackers", "time");
+  }
+}
+
+function endGame(winner, reason) {
+  const why = reason === "time" ? "time ran out" : "resignation";
+  app.gameEnd = { winner, reason: reason === "time" ? "time" : "resigned", text: `the ${winner} win: ${why}` };
+  stopClock();
+  render();
+}
+
+// ---------- Konakis' moves ----------
+
+function stopEngine() {
+  if (app.engine) {
+    app.engine.controller.abort();
+    app.engine = null;
+  }
+}
+
+function maybeEngineMove() {
+  if (!app.gameActive || app.gameEnd || app.engine) return;
+  const tip = mainTip();
+  if (!tip.pos || tip.pos.result || app.players[tip.pos.side] !== "engine") return;
+  const controller = new AbortController();
+  const request = { ...app.tree.request(tip), multipv: 1 };
+  if (app.time.kind === "clock") {
+    request.clock = {
+      atime: Math.max(1, Math.round(remaining("attackers"))),
+      dtime: Math.max(1, Math.round(remaining("defenders"))),
+      ainc: app.time.inc,
+      dinc: app.time.inc,
+    };
+  } else {
+    request.movetime = app.time.ms;
+  }
+  const search = { controller, node: tip, id: null, info: null };
+  app.engine = search;
+  pauseAnalysis();
+  render();
+  analyse(request, {
+    start: (d) => (search.id = d.search),
+    info: (d) => {
+      if (d.multipv === 1 && !d.bound) {
+        search.info = d;
+        if (!app.analysing) showEval(Review.attackersView(d.score, tip.pos.side), Review.formatScore(d.score, tip.pos.side));
+        renderStatus();
+      }
+    },
+  }, controller.signal)
+    .then(async (best) => {
+      if (app.engine !== search) return;
+      app.engine = null;
+      if (!best || app.gameEnd || mainTip() !== tip) return;
+      if (best.best) {
+        metrics.engineReplies++;
+        await playMove(tip, best.best);
+      }
+      resumeAnalysis();
+    })
+    .catch((e) => {
+      if (app.engine === search) app.engine = null;
+      say(`Konakis could not move: ${errorText(e)}`);
+      render();
+    });
+}
+
+async function moveNow() {
+  if (!app.engine || app.engine.id === null) return;
+  await postJSON("/api/stop", { search: app.engine.id }).catch((e) => say(errorText(e)));
+}
+
+function resign() {
+  if (!app.gameActive || app.gameEnd) return;
+  const tip = mainTip();
+  if (!tip.pos || tip.pos.result) return;
+  const loser = humanSide() || tip.pos.side;
+  stopEngine();
+  endGame(loser === "attackers" ? "defenders" : "attackers", "resigned");
+}
+
+// Takes back the last move of the game (and Konakis' reply to it), or in a
+// study the move on the board.
+async function takeBack() {
+  if (app.editing) return;
+  stopEngine();
+  if (app.gameActive) {
+    let tip = mainTip();
+    if (!tip.parent) return;
+    const human = humanSide();
+    const drop = () => {
+      const parent = tip.parent;
+      app.tree.remove(tip);
+      tip = parent;
+    };
+    drop();
+    while (tip.parent && human && tip.pos && tip.pos.side !== human) drop();
+    app.gameEnd = null;
+    if (app.clocks) {
+      stopClock();
+      startClock(tip.pos.side);
+    }
+    setCurrent(tip);
+    maybeEngineMove();
+  } else {
+    const node = app.current;
+    if (!node.parent) return;
+    app.tree.remove(node);
+    setCurrent(node.parent);
+  }
+}
+
+// ---------- drawing ----------
+
+function setCurrent(node) {
+  app.current = node;
+  if (app.tree && !node.pos) {
+    ensure(node).then(() => app.current === node && render()).catch((e) => say(errorText(e)));
+  }
+  render();
+  if (app.analysing) scheduleAnalysis();
+  else clearAnalysisDisplay();
+}
+
+function render() {
+  const node = app.current;
+  if (!node) return;
+  if (app.editing) {
+    board.show(editedPosition(), { interactive: false });
+  } else if (node.pos) {
+    const last = node.move ? splitMove(node.move) : null;
+    const captured = node.pos.moves.length ? node.pos.moves[node.pos.moves.length - 1].captured : [];
+    board.show(node.pos, { interactive: canMove(node), lastMove: last, captured });
+    if (metrics.ready === null) metrics.ready = performance.now();
+  }
+  renderStatus();
+  renderMoves();
+  tickClocks();
+  if (!app.analysing && !app.engine) {
+    if (node.review) showEval(node.review.value, node.review.score ? Review.formatScore(node.review.score, node.review.side) : "");
+    else showEval(null, "");
+  }
+  if (app.reviewNodes) Review.drawGraph($("graph"), app.reviewNodes, node, setCurrent);
+  $("undo").disabled = !node.parent && !(app.gameActive && mainTip().parent);
+  $("move-now").disabled = !app.engine;
+  $("resign").disabled = !app.gameActive || !!app.gameEnd || !!(mainTip().pos && mainTip().pos.result);
+  $("nav-first").disabled = !node.parent;
+  $("nav-back").disabled = !node.parent;
+  $("nav-forward").disabled = !node.children.length;
+  $("nav-last").disabled = !node.children.length;
+}
+
+function renderStatus() {
+  const node = app.current;
+  let text = "";
+  if (app.editing) {
+    text = `Setting up a position: the ${app.editing.side === "a" ? "attackers" : "defenders"} to move`;
+  } else if (!node.pos) {
+    text = "";
+  } else if (node.pos.result) {
+    const t = node.pos.result.text;
+    text = t.charAt(0).toUpperCase() + t.slice(1) + ".";
+  } else if (app.gameEnd && node === mainTip()) {
+    const t = app.gameEnd.text;
+    text = t.charAt(0).toUpperCase() + t.slice(1) + ".";
+  } else if (app.engine && node === app.engine.node) {
+    const d = app.engine.info;
+    text = `Konakis (${node.pos.side}) is thinking…` + (d ? ` depth ${d.depth}, ${Review.formatScore(d.score, node.pos.side)}` : "");
+  } else {
+    text = `${sideName(node.pos.side)} to move`;
+    if (app.gameActive && node === mainTip() && app.players[node.pos.side] === "human" && humanSide()) text += " — your move";
+    if (app.gameActive && node !== mainTip()) text += " (looking back: moves here start a variation)";
+  }
+  $("status").textContent = text;
+}
+
+function showEval(value, text) {
+  const share = value === null ? 0.5 : Review.barShare(value);
+  $("eval-fill").style.height = `${(app.flipped ? 1 - share : share) * 100}%`;
+  $("eval-bar").classList.toggle("flipped", app.flipped);
+  $("eval-text").textContent = text;
+}
+
+function moveSpan(node) {
+  const span = document.createElement("span");
+  span.className = "mv";
+  if (node === app.current) span.classList.add("current");
+  if (node.review && node.review.mark) span.classList.add(node.review.mark);
+  span.textContent = node.notation || node.move;
+  span.dataset.ply = node.ply;
+  span.addEventListener("click", () => setCurrent(node));
+  return span;
+}
+
+// Numbers turns as people do: `1. d1-d3 f4-f3`; a line that starts with
+// the second side's move shows `1…`.
+function appendMove(parent, node, forceNumber) {
+  const ply = node.ply;
+  const rootSide = app.tree.root.pos ? app.tree.root.pos.side : null;
+  const firstSide = variantInfo(app.tree.setup.variant) ? variantInfo(app.tree.setup.variant).first : "attackers";
+  const offset = rootSide && rootSide !== firstSide ? 1 : 0;
+  const index = ply - 1 + offset;
+  const turn = Math.floor(index / 2) + 1;
+  if (index % 2 === 0 || forceNumber) {
+    const num = document.createElement("span");
+    num.className = "num";
+    num.textContent = index % 2 === 0 ? `${turn}.` : `${turn}…`;
+    parent.append(num);
+  }
+  parent.append(moveSpan(node), " ");
+}
+
+function renderLine(parent, from) {
+  let x = from;
+  let force = true;
+  while (x.children.length) {
+    const main = x.children[0];
+    appendMove(parent, main, force);
+    force = false;
+    for (const v of x.children.slice(1)) {
+      const box = document.createElement("span");
+      box.className = "variation";
+      box.append("( ");
+      appendMove(box, v, true);
+      renderLine(box, v);
+      box.append(") ");
+      parent.append(box);
+      force = true;
+    }
+    x = main;
+  }
+}
+
+function renderMoves() {
+  const box = $("moves");
+  box.replaceChildren();
+  renderLine(box, app.tree.root);
+  const tip = mainTip();
+  const result = (tip.pos && tip.pos.result) || (app.gameActive && app.gameEnd);
+  if (result) {
+    const r = document.createElement("span");
+    r.className = "result";
+    r.textContent = result.winner ? `${sideName(result.winner)} win (${result.reason})` : `Draw (${result.reason})`;
+    box.append(r);
+  }
+  const cur = box.querySelector(".mv.current");
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+}
+
+// ---------- analysis ----------
+
+function clearAnalysisDisplay() {
+  $("lines").querySelector("tbody").replaceChildren();
+  board.setArrows([]);
+}
+
+function pauseAnalysis() {
+  if (app.analysis) {
+    app.analysis.controller.abort();
+    app.analysis = null;
+  }
+}
+
+function resumeAnalysis() {
+  if (app.analysing) scheduleAnalysis();
+}
+
+function scheduleAnalysis() {
+  clearTimeout(app.analysisTimer);
+  app.analysisTimer = setTimeout(startAnalysis, 80);
+}
+
+async function startAnalysis() {
+  pauseAnalysis();
+  if (!app.analysing || app.engine || app.reviewing) return;
+  const node = app.current;
+  const pos = await ensure(node).catch(() => null);
+  if (!pos || node !== app.current || !app.analysing || app.engine) return;
+  clearAnalysisDisplay();
+  if (pos.result) {
+    $("analysis-stats").textContent = "The game is over in this position.";
+    return;
+  }
+  const controller = new AbortController();
+  const run = { controller, node, lines: [] };
+  app.analysis = run;
+  const multipv = parseInt($("multipv").value, 10);
+  $("analysis-stats").textContent = "Searching…";
+  analyse({ ...app.tree.request(node), infinite: true, multipv }, {
+    info: (d) => {
+      if (app.analysis !== run) return;
+      const now = performance.now();
+      if (metrics.analyseClick !== null && metrics.firstInfo === null) metrics.firstInfo = now - metrics.analyseClick;
+      metrics.infoEvents++;
+      run.lines[d.multipv - 1] = d;
+      run.lines.length = Math.min(run.lines.length, multipv);
+      renderLines(run, pos);
+      statsText(d.depth, d.nodes, d.nps, d.time);
+    },
+    progress: (d) => {
+      if (app.analysis !== run) return;
+      const depth = run.lines[0] ? run.lines[0].depth : 0;
+      statsText(depth, d.nodes, d.nps, d.time);
+    },
+  }, controller.signal).catch((e) => {
+    if (app.analysis === run) say(`Analysis stopped: ${errorText(e)}`);
+  });
+}
+
+function statsText(depth, nodes, nps, time) {
+  const kn = (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : `${Math.round(n / 1e3)} k`);
+  $("analysis-stats").textContent = `depth ${depth} · ${kn(nodes)} nodes · ${kn(nps)} nodes/s · ${(time / 1000).toFixed(1)} s`;
+}
+
+function renderLines(run, pos) {
+  const body = $("lines").querySelector("tbody");
+  body.replaceChildren();
+  const arrows = [];
+  run.lines.forEach((d) => {
+    if (!d) return;
+    const tr = document.createElement("tr");
+    const score = document.createElement("td");
+    score.className = "score";
+    score.textContent = Review.formatScore(d.score, pos.side) + (d.bound === "lower" ? "+" : d.bound === "upper" ? "−" : "");
+    const depth = document.createElement("td");
+    depth.textContent = `${d.depth}/${d.seldepth}`;
+    const line = document.createElement("td");
+    line.className = "pv";
+    d.pv.forEach((m, i) => {
+      const s = document.createElement("span");
+      s.textContent = m;
+      s.title = "Play the line to here";
+      s.addEventListener("click", () => playLine(run.node, d.pv.slice(0, i + 1)));
+      line.append(s, " ");
+    });
+    tr.append(score, depth, line);
+    body.append(tr);
+    if (d.pv.length) arrows.push({ move: d.pv[0] });
+  });
+  board.setArrows(arrows);
+  const best = run.lines[0];
+  if (best) showEval(Review.attackersView(best.score, pos.side), Review.formatScore(best.score, pos.side));
+}
+
+// Adds a line of moves from `node` to the tree (as a variation when it
+// differs) and shows its end.
+async function playLine(node, moves) {
+  const request = app.tree.request(node);
+  request.moves.push(...moves);
+  try {
+    const pos = await postJSON("/api/position", request);
+    let x = node;
+    for (const m of moves) x = app.tree.add(x, m);
+    x.pos = pos;
+    nameMoves(x, pos);
+    setCurrent(x);
+  } catch (e) {
+    say(errorText(e));
+  }
+}
+
+function toggleAnalysis() {
+  app.analysing = !app.analysing;
+  $("analyse-toggle").textContent = app.analysing ? "Stop analysis" : "Start analysis";
+  if (app.analysing) {
+    metrics.analyseClick = performance.now();
+    metrics.firstInfo = null;
+    metrics.infoEvents = 0;
+    startAnalysis();
+  } else {
+    clearTimeout(app.analysisTimer);
+    pauseAnalysis();
+    $("analysis-stats").textContent = "Stopped.";
+    board.setArrows([]);
+    render();
+  }
+}
+
+// ---------- review ----------
+
+function stopReview() {
+  if (app.reviewing) {
+    app.reviewing.abort();
+    app.reviewing = null;
+  }
+}
+
+async function startReview() {
+  if (app.reviewing) return;
+  if (app.engine || (app.gameActive && !app.gameEnd && !(mainTip().pos && mainTip().pos.result))) {
+    stopEngine();
+    stopClock();
+    app.gameActive = false;
+    say("The game is paused for the review; New game starts another.", true);
+  }
+  pauseAnalysis();
+  const [kind, value] = $("review-limit").value.split(":");
+  const limit = { [kind]: parseInt(value, 10) };
+  const nodes = app.current.line();
+  app.reviewNodes = nodes;
+  for (const n of nodes) n.review = null;
+  const controller = new AbortController();
+  app.reviewing = controller;
+  $("review-start").disabled = true;
+  $("review-stop").disabled = false;
+  $("review-progress").hidden = false;
+  $("review-progress").max = nodes.length;
+  $("review-progress").value = 0;
+  $("review-summary").hidden = true;
+  $("review-marks").replaceChildren();
+  const started = performance.now();
+  let finished = false;
+  try {
+    finished = await Review.review(nodes, {
+      ensure,
+      search: (node) => analyse({ ...app.tree.request(node), ...limit, multipv: 1 }, {}, controller.signal),
+      signal: controller.signal,
+      onProgress: (done, total) => {
+        $("review-progress").value = done;
+        $("review-status").textContent = `Reviewing: position ${done} of ${total}`;
+        Review.drawGraph($("graph"), nodes, app.current, setCurrent);
+      },
+    });
+  } catch (e) {
+    say(`Review stopped: ${errorText(e)}`);
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  metrics.lastReview = { positions: nodes.length, seconds: parseFloat(seconds), finished };
+  app.reviewing = null;
+  $("review-start").disabled = false;
+  $("review-stop").disabled = true;
+  $("review-progress").hidden = true;
+  $("review-status").textContent = finished
+    ? `Reviewed ${nodes.length} positions in ${seconds} s (${$("review-limit").selectedOptions[0].text} each).`
+    : "Review stopped.";
+  if (finished) showSummary(nodes);
+  render();
+  resumeAnalysis();
+}
+
+function showSummary(nodes) {
+  const s = Review.summary(nodes);
+  const body = $("review-summary").querySelector("tbody");
+  body.replaceChildren();
+  const rows = [
+    ["Moves", "moves"], ["Inaccuracies ?!", "inaccuracy"], ["Mistakes ?", "mistake"],
+    ["Blunders ??", "blunder"], ["Average loss (centi-soldiers)", "average"],
+  ];
+  for (const [label, key] of rows) {
+    const tr = document.createElement("tr");
+    for (const text of [label, s.attackers[key], s.defenders[key]]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  $("review-summary").hidden = false;
+  const list = $("review-marks");
+  list.replaceChildren();
+  for (const n of nodes) {
+    const r = n.review;
+    if (!r || !r.mark) continue;
+    const li = document.createElement("li");
+    li.className = r.mark;
+    const turn = Math.floor((n.ply - 1) / 2) + 1;
+    li.textContent = `${turn}. ${n.notation}${r.sign} ${r.mark} (−${(r.loss / 100).toFixed(2)} for the ${r.mover})` + (r.better ? `; better ${r.better}` : "");
+    li.addEventListener("click", () => setCurrent(n));
+    list.append(li);
+  }
+}
+
+// ---------- the board editor ----------
+
+function editedPosition() {
+  const e = app.editing;
+  const v = variantInfo(app.tree.setup.variant);
+  const pieces = { attackers: [], defenders: [], king: null };
+  for (const [sq, kind] of e.pieces) {
+    if (kind === "attacker") pieces.attackers.push(sq);
+    else if (kind === "defender") pieces.defenders.push(sq);
+    else pieces.king = sq;
+  }
+  return {
+    size: e.size, pieces, marks: app.current.pos ? app.current.pos.marks : v.marks,
+    legal: [], side: e.side === "a" ? "attackers" : "defenders", position: "editing", result: null, moves: [],
+  };
+}
+
+function beginEdit() {
+  const pos = app.current.pos;
+  if (!pos) return;
+  stopEngine();
+  pauseAnalysis();
+  const pieces = new Map();
+  pos.pieces.attackers.forEach((s) => pieces.set(s, "attacker"));
+  pos.pieces.defenders.forEach((s) => pieces.set(s, "defender"));
+  if (pos.pieces.king) pieces.set(pos.pieces.king, "king");
+  app.editing = { pieces, size: pos.size, side: pos.side === "attackers" ? "a" : "d" };
+  $("edit-side").value = app.editing.side;
+  board.editing = true;
+  render();
+}
+
+function endEdit() {
+  app.editing = null;
+  board.editing = false;
+  render();
+  resumeAnalysis();
+}
+
+function editSquare(name) {
+  const e = app.editing;
+  if (!e) return;
+  if (app.palette === "empty" || e.pieces.get(name) === app.palette) {
+    e.pieces.delete(name);
+  } else {
+    if (app.palette === "king") {
+      for (const [sq, kind] of e.pieces) if (kind === "king") e.pieces.delete(sq);
+    }
+    e.pieces.set(name, app.palette);
+  }
+  render();
+}
+
+function editedRecord() {
+  const e = app.editing;
+  let out = "/";
+  for (let rank = 0; rank < e.size; rank++) {
+    let empty = 0;
+    for (let file = 0; file < e.size; file++) {
+      const kind = e.pieces.get(String.fromCharCode(97 + file) + (rank + 1));
+      if (!kind) {
+        empty++;
+        continue;
+      }
+      if (empty) out += empty;
+      empty = 0;
+      out += kind === "attacker" ? "t" : kind === "defender" ? "T" : "K";
+    }
+    if (empty) out += empty;
+    out += "/";
+  }
+  return out;
+}
+
+// Sets up the board from a start point (`<record> <a|d> [n n]`), under the
+// current variant, or under the first one of the record's size.
+async function setUpFrom(start) {
+  const record = start.trim().split(/\s+/)[0];
+  const size = record.split("/").length - 2;
+  let variant = app.tree.setup.variant;
+  if (variantInfo(variant).size !== size) {
+    const other = app.variants.find((v) => v.size === size);
+    if (!other) {
+      say(size > 11
+        ? `That board is ${size}x${size}: Konakis plays boards up to 11x11 (7x7, 9x9 and 11x11), not ${size}x${size}.`
+        : `No rule set here has a ${size}x${size} board.`);
+      return false;
+    }
+    variant = other.name;
+  }
+  try {
+    await postJSON("/api/position", { variant, start, moves: [] });
+  } catch (e) {
+    say(errorText(e));
+    return false;
+  }
+  if (variant !== $("variant").value) $("variant").value = variant;
+  await newGame({ variant, start, play: false });
+  say(`Position set up (${variant}). Play moves on it, analyse it, or start a game from the Play tab.`, true);
+  return true;
+}
+
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand("copy");
+    area.remove();
+    return ok;
+  }
+}
+
+// ---------- import and export ----------
+
+let importedGames = [];
+
+async function readImport() {
+  $("import-message").textContent = "";
+  $("import-load").disabled = true;
+  $("import-games").hidden = true;
+  try {
+    const answer = await postJSON("/api/import", { text: $("import-text").value, variant: $("import-variant").value });
+    importedGames = answer.games;
+    const choice = $("import-choice");
+    choice.replaceChildren();
+    for (const g of answer.games) {
+      const o = document.createElement("option");
+      o.value = g.index;
+      const result = g.result || g.recorded;
+      const who = g.attackers || g.defenders ? ` · ${g.attackers || "?"} – ${g.defenders || "?"}` : "";
+      o.textContent = `#${g.index + 1} (line ${g.line}) · ${g.variant}${g.guessed ? " (guessed)" : ""} · ${g.moves.length} plies` +
+        (result ? ` · ${result.winner ? result.winner + " won" : "draw"}` : "") + who;
+      choice.append(o);
+    }
+    $("import-games").hidden = answer.games.length < 2;
+    $("import-load").disabled = false;
+    const notes = [];
+    if (answer.errors.length) notes.push(`${answer.errors.length} record(s) could not be read; the first: ${answer.errors[0]}`);
+    if (answer.truncated) notes.push(`only the first ${answer.games.length} games are listed`);
+    $("import-message").textContent = notes.join("; ");
+    if (answer.games.length === 1) await loadImported();
+  } catch (e) {
+    $("import-message").textContent = errorText(e);
+  }
+}
+
+async function loadImported() {
+  const g = importedGames.find((x) => String(x.index) === String($("import-choice").value)) || importedGames[0];
+  if (!g) return;
+  $("variant").value = g.variant;
+  try {
+    await newGame({ variant: g.variant, rules: g.rules, start: g.start, moves: g.moves, play: false });
+  } catch {
+    return;
+  }
+  $("import-dialog").close();
+  const notes = [`Loaded game ${g.index + 1}: ${g.moves.length} plies of ${g.variant}${g.guessed ? " (the record names no rules: guessed)" : ""}.`];
+  if (g.recorded && !g.result) notes.push(`Recorded result: ${g.recorded.text}.`);
+  if (g.note) notes.push(g.note + ".");
+  say(notes.join(" "), true);
+}
+
+function exportLineTip() {
+  const line = app.current.line();
+  return line[line.length - 1];
+}
+
+async function refreshExport() {
+  const tip = exportLineTip();
+  const request = {
+    ...app.tree.request(tip),
+    format: app.exportFormat,
+    attackers: app.players.attackers === "engine" && app.gameActive ? "Konakis" : "player",
+    defenders: app.players.defenders === "engine" && app.gameActive ? "Konakis" : "player",
+  };
+  if (app.gameEnd && tip === mainTip()) request.result = { winner: app.gameEnd.winner, reason: app.gameEnd.reason };
+  $("export-message").textContent = "";
+  try {
+    const answer = await postJSON("/api/export", request);
+    $("export-text").value = answer.text;
+  } catch (e) {
+    $("export-text").value = "";
+    $("export-message").textContent = errorText(e);
+  }
+}
+
+// ---------- wiring ----------
+
+function showTab(name) {
+  for (const b of document.querySelectorAll(".tabs button")) b.classList.toggle("active", b.dataset.tab === name);
+  for (const t of ["play", "analyse", "review", "edit"]) $(`tab-${t}`).hidden = t !== name;
+  if (name === "edit") beginEdit();
+  else if (app.editing) endEdit();
+}
+
+function navigate(where) {
+  const node = app.current;
+  if (where === "first") setCurrent(app.tree.root);
+  else if (where === "back" && node.parent) setCurrent(node.parent);
+  else if (where === "forward" && node.children.length) setCurrent(node.children[0]);
+  else if (where === "last") {
+    const c = node.continuation();
+    setCurrent(c[c.length - 1]);
+  }
+}
+
+function wire() {
+  $("variant").addEventListener("change", () => {
+    localStorage.setItem("konakis.variant", $("variant").value);
+    newGame().catch(() => {});
+  });
+  $("new-game").addEventListener("click", () => newGame().catch(() => {}));
+  $("start-game").addEventListener("click", () => newGame().catch(() => {}));
+  $("undo").addEventListener("click", takeBack);
+  $("flip").addEventListener("click", () => {
+    app.flipped = !app.flipped;
+    board.setFlipped(app.flipped);
+    render();
+  });
+  $("time-kind").addEventListener("change", showTimeKind);
+  $("move-now").addEventListener("click", moveNow);
+  $("resign").addEventListener("click", resign);
+  $("analyse-toggle").addEventListener("click", toggleAnalysis);
+  $("multipv").addEventListener("change", () => app.analysing && scheduleAnalysis());
+  $("review-start").addEventListener("click", startReview);
+  $("review-stop").addEventListener("click", stopReview);
+  for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab));
+  for (const b of document.querySelectorAll("#palette button")) {
+    b.addEventListener("click", () => {
+      app.palette = b.dataset.piece;
+      for (const x of document.querySelectorAll("#palette button")) x.classList.toggle("active", x === b);
+    });
+  }
+  $("edit-side").addEventListener("change", () => {
+    if (app.editing) app.editing.side = $("edit-side").value;
+    render();
+  });
+  $("edit-clear").addEventListener("click", () => {
+    if (app.editing) app.editing.pieces.clear();
+    render();
+  });
+  $("edit-start").addEventListener("click", () => {
+    if (!app.editing) return;
+    const v = variantInfo(app.tree.setup.variant);
+    app.editing.pieces.clear();
+    const rows = v.start.slice(1, -1).split("/");
+    rows.forEach((row, rank) => {
+      let file = 0;
+      for (const m of row.matchAll(/(\d+)|([tTK])/g)) {
+        if (m[1]) file += parseInt(m[1], 10);
+        else {
+          app.editing.pieces.set(String.fromCharCode(97 + file) + (rank + 1), m[2] === "t" ? "attacker" : m[2] === "T" ? "defender" : "king");
+          file++;
+        }
+      }
+    });
+    render();
+  });
+  $("edit-done").addEventListener("click", async () => {
+    if (!app.editing) return;
+    const start = `${editedRecord()} ${app.editing.side}`;
+    app.editing = null;
+    board.editing = false;
+    const ok = await setUpFrom(start);
+    if (ok) showTab("analyse");
+    else beginEditAgain(start);
+  });
+  $("record-load").addEventListener("click", async () => {
+    let text = $("record-input").value.trim();
+    if (!text) return;
+    if (text.split(/\s+/).length === 1) text += ` ${$("edit-side").value}`;
+    if (app.editing) endEdit();
+    if (await setUpFrom(text)) showTab("analyse");
+  });
+  $("record-copy").addEventListener("click", async () => {
+    const pos = app.current.pos;
+    if (!pos) return;
+    $("record-input").value = pos.position;
+    say((await copyText(pos.position)) ? "Position record copied." : "Select the record above and copy it.", true);
+  });
+  const navs = { "nav-first": "first", "nav-back": "back", "nav-forward": "forward", "nav-last": "last" };
+  for (const [id, where] of Object.entries(navs)) $(id).addEventListener("click", () => navigate(where));
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, textarea, select, dialog")) return;
+    const keys = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
+    if (keys[e.key]) {
+      navigate(keys[e.key]);
+      e.preventDefault();
+    }
+  });
+  $("import").addEventListener("click", () => {
+    $("import-variant").value = $("variant").value;
+    $("import-message").textContent = "";
+    $("import-dialog").showModal();
+  });
+  $("import-file").addEventListener("change", async () => {
+    const file = $("import-file").files[0];
+    if (!file) return;
+    if (file.size > 8 * 1024 * 1024) {
+      $("import-message").textContent = "That file is larger than 8 MiB.";
+      return;
+    }
+    $("import-text").value = await file.text();
+    readImport();
+  });
+  $("import-read").addEventListener("click", readImport);
+  $("import-load").addEventListener("click", loadImported);
+  $("export").addEventListener("click", () => {
+    $("export-dialog").showModal();
+    refreshExport();
+  });
+  for (const b of document.querySelectorAll("#export-dialog [data-format]")) {
+    b.addEventListener("click", () => {
+      app.exportFormat = b.dataset.format;
+      for (const x of document.querySelectorAll("#export-dialog [data-format]")) x.classList.toggle("active", x === b);
+      refreshExport();
+    });
+  }
+  $("export-copy").addEventListener("click", async () => {
+    $("export-message").textContent = (await copyText($("export-text").value)) ? "Copied." : "Select the text and copy it.";
+  });
+  $("export-save").addEventListener("click", () => {
+    const blob = new Blob([$("export-text").value], { type: "text/plain" });
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = app.exportFormat === "opentafl" ? "konakis-game.otg" : "konakis-game.txt";
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  });
+  setInterval(tickClocks, 100);
+}
+
+function beginEditAgain(start) {
+  // The position was refused: keep editing what the person made.
+  const record = start.split(" ")[0];
+  const side = start.split(" ")[1];
+  const pieces = new Map();
+  record.slice(1, -1).split("/").forEach((row, rank) => {
+    let file = 0;
+    for (const m of row.matchAll(/(\d+)|([tTK])/g)) {
+      if (m[1]) file += parseInt(m[1], 10);
+      else {
+        pieces.set(String.fromCharCode(97 + file) + (rank + 1), m[2] === "t" ? "attacker" : m[2] === "T" ? "defender" : "king");
+        file++;
+      }
+    }
+  });
+  app.editing = { pieces, size: record.split("/").length - 2, side };
+  board.editing = true;
+  render();
+}
+
+async function main() {
+  board = new Board($("board"), {
+    onMove: (move) => playMove(app.current, move),
+    onRefused: say,
+    onSquare: editSquare,
+  });
+  wire();
+  restoreSettings();
+  try {
+    const [variants, info] = await Promise.all([getJSON("/api/variants"), getJSON("/api/info")]);
+    app.variants = variants.variants;
+    for (const select of [$("variant"), $("import-variant")]) {
+      for (const v of app.variants) {
+        const o = document.createElement("option");
+        o.value = v.name;
+        o.textContent = v.title;
+        select.append(o);
+      }
+    }
+    const saved = localStorage.getItem("konakis.variant");
+    $("variant").value = variantInfo(saved) ? saved : variants.default;
+    $("engine-name").textContent = `${info.name} ${info.version} · ${info.threads} thread${info.threads > 1 ? "s" : ""} · ${info.hash_mib} MiB`;
+    await newGame();
+  } catch (e) {
+    say(`Cannot reach the Konakis server: ${errorText(e)}`);
+  }
+}
+
+main();
