@@ -76,20 +76,41 @@ pub const ORDER_KILLER_2: i32 = 700_000;
 pub const THREAT_EXTENSION_SLACK: i32 = 8;
 
 /// Time management: the moves a game is assumed to have left when the
-/// protocol does not say, and the range that guess is kept in.
-pub const MOVES_TO_GO_DEFAULT: u32 = 35;
-pub const MOVES_TO_GO_MAX: u32 = 60;
-/// Time management: the share of the increments still to come (over the
-/// moves assumed left) counted as time to spend now.
-pub const FUTURE_INCREMENTS_PERCENT: u32 = 50;
-/// Time management: the hard limit is this many times the planned time
-/// (and never more than three quarters of what is left).
-pub const HARD_LIMIT_FACTOR: u32 = 4;
+/// protocol does not say (tafl games are long: Copenhagen self-play runs
+/// 50 to 100 moves a side), and the range that guess is kept in.
+pub const MOVES_TO_GO_DEFAULT: u32 = 50;
+pub const MOVES_TO_GO_MAX: u32 = 80;
+/// Time management: the overheads kept in hand for the moves to come are
+/// at most this share of the clock, in percent (the second when the
+/// increment does not cover the overhead).
+pub const RESERVE_MAX_PERCENT: u32 = 20;
+pub const RESERVE_MAX_PERCENT_SUDDEN_DEATH: u32 = 50;
+/// Time management: the first move plans this share of the time of a
+/// move in the middle game, growing to all of it at `OPENING_PLIES`.
+pub const OPENING_SCALE: f64 = 0.35;
+pub const OPENING_PLIES: u32 = 20;
+/// Time management: the hard limit is this many times the planned time,
+/// and never more than `HARD_MAX_PERCENT` of the clock.
+pub const HARD_LIMIT_FACTOR: u32 = 3;
+pub const HARD_MAX_PERCENT: u32 = 10;
 /// Time management: how much a best move that keeps changing stretches
 /// the soft limit, per change (at most four changes count), and how many
 /// iterations pass before one change is forgotten.
 pub const BEST_MOVE_CHANGE_STRETCH: f64 = 0.25;
 pub const BEST_MOVE_CHANGES_COUNTED: u32 = 4;
 pub const BEST_MOVE_CHANGE_DECAY_DEPTHS: i32 = 4;
+/// Time management: a best move unchanged for this many iterations
+/// shrinks the soft limit to `STABLE_SCALE` of itself; a score that fell
+/// by at least `FALLING_SCORE_CP` since the last iteration stretches it by
+/// `FALLING_SCALE`.
+pub const STABLE_ITERATIONS: u32 = 4;
+pub const STABLE_SCALE: f64 = 0.7;
+pub const FALLING_SCORE_CP: i32 = 30;
+pub const FALLING_SCALE: f64 = 1.3;
+/// Time management: the next iteration is assumed to take the last one's
+/// time times the ratio of the last two, kept in this range; one that
+/// would not end before the hard limit is not begun.
+pub const ITERATION_GROWTH_MIN: f64 = 1.5;
+pub const ITERATION_GROWTH_MAX: f64 = 4.0;
 /// Time management: ms kept in hand besides the move overhead.
 pub const CLOCK_SAFETY_MS: u64 = 5;

@@ -16,6 +16,71 @@ use crate::rules::{Bitboard, Move, MoveList, Position, Rules, Side, Square};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// What the main thread's time management knows of the iterations so
+/// far: how often and how lately the best move changed, whether the score
+/// fell, and how long the last two iterations took.
+#[derive(Default)]
+struct IterationClock {
+    best: Option<Move>,
+    best_changes: u32,
+    stable_iterations: u32,
+    score: Option<i32>,
+    score_fell: bool,
+    last: Duration,
+    before_last: Duration,
+}
+
+impl IterationClock {
+    fn completed(&mut self, line: &RootLine, depth: i32, took: Duration) {
+        if self.best == Some(line.mv) {
+            self.stable_iterations += 1;
+        } else {
+            if depth > 1 {
+                self.best_changes += 1;
+            }
+            self.stable_iterations = 0;
+        }
+        self.best = Some(line.mv);
+        self.score_fell = self
+            .score
+            .is_some_and(|before| line.score <= before - FALLING_SCORE_CP);
+        self.score = Some(line.score);
+        self.before_last = self.last;
+        self.last = took;
+    }
+
+    fn next_depth(&mut self, depth: i32) {
+        if self.best_changes > 0 && depth % BEST_MOVE_CHANGE_DECAY_DEPTHS == 0 {
+            self.best_changes -= 1;
+        }
+    }
+
+    /// The soft limit's factor: stretched while the best move keeps
+    /// changing or the score falls, shrunk while the best move holds.
+    fn soft_scale(&self) -> f64 {
+        let changing = 1.0
+            + BEST_MOVE_CHANGE_STRETCH * self.best_changes.min(BEST_MOVE_CHANGES_COUNTED) as f64;
+        let stable = if self.stable_iterations >= STABLE_ITERATIONS {
+            STABLE_SCALE
+        } else {
+            1.0
+        };
+        let falling = if self.score_fell { FALLING_SCALE } else { 1.0 };
+        changing * stable * falling
+    }
+
+    /// How long the next iteration should take.
+    fn next_iteration(&self) -> Duration {
+        let growth = if self.before_last.is_zero() {
+            ITERATION_GROWTH_MIN
+        } else {
+            (self.last.as_secs_f64() / self.before_last.as_secs_f64())
+                .clamp(ITERATION_GROWTH_MIN, ITERATION_GROWTH_MAX)
+        };
+        self.last.mul_f64(growth)
+    }
+}
+
 /// What all threads of one search share.
 pub struct Shared {
     pub tt: std::sync::Arc<TranspositionTable>,
@@ -983,10 +1048,10 @@ impl<'a> Searcher<'a> {
             return lines;
         }
         let multipv = setup.multipv.clamp(1, root_moves.len());
-        let mut best_changes = 0u32;
-        let mut last_best = None;
+        let mut clock = IterationClock::default();
         let mut depth = 1;
         while depth <= setup.max_depth {
+            let iteration_start = self.shared.clock_elapsed();
             // Helpers search some iterations one ply deeper.
             let search_depth = if self.id > 0 && (self.id + depth as usize) % 2 == 1 {
                 depth + 1
@@ -1044,17 +1109,15 @@ impl<'a> Searcher<'a> {
             for (k, line) in lines.iter().enumerate() {
                 report(&self.line_info(line, k + 1));
             }
-            let best = lines[0].mv;
-            if Some(best) != last_best && depth > 1 {
-                best_changes += 1;
-            }
-            last_best = Some(best);
-            if self.iteration_ends_search(&lines[0], depth, best_changes) {
+            clock.completed(
+                &lines[0],
+                depth,
+                self.shared.clock_elapsed() - iteration_start,
+            );
+            if self.iteration_ends_search(&lines[0], depth, &clock) {
                 break;
             }
-            if best_changes > 0 && depth % BEST_MOVE_CHANGE_DECAY_DEPTHS == 0 {
-                best_changes -= 1;
-            }
+            clock.next_depth(depth);
             depth += 1;
         }
         lines
@@ -1076,9 +1139,10 @@ impl<'a> Searcher<'a> {
     }
 
     /// Whether the main thread stops after a completed iteration: a
-    /// requested mate found, a proven result, or the soft time limit
-    /// (stretched while the best move keeps changing).
-    fn iteration_ends_search(&self, best: &RootLine, depth: i32, best_changes: u32) -> bool {
+    /// requested mate found, a proven result, or time: the soft limit
+    /// (on a clock, scaled by how stable the search is), or a next
+    /// iteration that would not end before the hard limit.
+    fn iteration_ends_search(&self, best: &RootLine, depth: i32, clock: &IterationClock) -> bool {
         let setup = self.setup;
         if let Some(mate) = setup.mate_moves {
             if best.score >= WIN_BOUND && (WIN - best.score + 1) / 2 <= mate as i32 {
@@ -1098,11 +1162,12 @@ impl<'a> Searcher<'a> {
         let Some(soft) = setup.deadlines.soft else {
             return false;
         };
-        let stretch =
-            1.0 + BEST_MOVE_CHANGE_STRETCH * best_changes.min(BEST_MOVE_CHANGES_COUNTED) as f64;
-        let soft = soft.mul_f64(stretch);
         let hard = setup.deadlines.hard.unwrap_or(soft);
-        self.shared.clock_elapsed() >= soft.min(hard)
+        let now = self.shared.clock_elapsed();
+        if !setup.deadlines.flexible {
+            return now >= soft.min(hard);
+        }
+        now >= soft.mul_f64(clock.soft_scale()).min(hard) || now + clock.next_iteration() > hard
     }
 
     /// The report of a finished root line (MultiPV index from 1).

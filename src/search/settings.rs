@@ -73,7 +73,7 @@ impl Default for Settings {
         Settings {
             threads: 1,
             hash_mib: 64,
-            move_overhead: Duration::from_millis(30),
+            move_overhead: Duration::from_millis(10),
             multipv: 1,
             contempt: 0,
             ponder: false,

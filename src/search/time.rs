@@ -1,8 +1,8 @@
 //! Search limits and time management.
 
 use super::params::{
-    CLOCK_SAFETY_MS, FUTURE_INCREMENTS_PERCENT, HARD_LIMIT_FACTOR, MOVES_TO_GO_DEFAULT,
-    MOVES_TO_GO_MAX,
+    CLOCK_SAFETY_MS, HARD_LIMIT_FACTOR, HARD_MAX_PERCENT, MOVES_TO_GO_DEFAULT, MOVES_TO_GO_MAX,
+    OPENING_PLIES, OPENING_SCALE, RESERVE_MAX_PERCENT, RESERVE_MAX_PERCENT_SUDDEN_DEATH,
 };
 use crate::rules::{Move, Side};
 use std::time::Duration;
@@ -57,26 +57,38 @@ impl Limits {
 /// The soft and hard deadlines of one search, measured from its start.
 #[derive(Clone, Copy, Debug)]
 pub struct Deadlines {
-    /// Checked between iterations; stretched when the best move is unstable.
+    /// Checked between iterations; on a clock, scaled by how stable the
+    /// best move and its score are.
     pub soft: Option<Duration>,
     /// Checked every ~1,000 nodes; never passed.
     pub hard: Option<Duration>,
+    /// Whether the search may spend more or less than `soft` as it judges
+    /// (a clock), rather than exactly the time it was given (`movetime`).
+    pub flexible: bool,
 }
 
-/// Computes the deadlines for `side` from the limits and the move overhead
-/// (time lost in communication, per move).
-pub fn deadlines(limits: &Limits, side: Side, overhead: Duration) -> Deadlines {
+/// Computes the deadlines for `side` from the limits, the move overhead
+/// (time lost in communication, per move) and the game's ply.
+///
+/// On a clock: the time to spend now is the clock plus every increment
+/// still to come, less an overhead for each move to come (capped at a
+/// share of the clock, so a fast game is played with its clock rather than
+/// beside it), shared over the moves assumed left; the first moves of a
+/// game take less. No move may take more than a tenth of the clock.
+pub fn deadlines(limits: &Limits, side: Side, overhead: Duration, ply: u32) -> Deadlines {
     if let Some(mt) = limits.move_time {
         let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
         return Deadlines {
             soft: Some(t),
             hard: Some(t),
+            flexible: false,
         };
     }
     let Some(remaining) = limits.time[side.index()] else {
         return Deadlines {
             soft: None,
             hard: None,
+            flexible: false,
         };
     };
     let inc = limits.inc[side.index()];
@@ -85,23 +97,25 @@ pub fn deadlines(limits: &Limits, side: Side, overhead: Duration) -> Deadlines {
         .unwrap_or(MOVES_TO_GO_DEFAULT)
         .clamp(1, MOVES_TO_GO_MAX);
     let safety = Duration::from_millis(CLOCK_SAFETY_MS);
-    // Each move still to play loses one overhead the engine's own clock
-    // does not see (the GUI's, the pipes', the scheduler's): keep that
-    // many in hand. The reserve grows with the pace of the game, so a fast
-    // game is played with a deeper cushion than its increment suggests.
-    let reserve = overhead * (moves_left + 2) + safety;
-    // Increments still to come are counted in part only: a game that is
-    // fast for the latency it suffers must not spend them before they come.
-    let future_increments = inc * (moves_left - 1) * FUTURE_INCREMENTS_PERCENT / 100;
-    let pool = (remaining + future_increments).saturating_sub(reserve);
-    // Never more than what the clock holds now, less this move's overhead.
-    let ceiling = (remaining * 3 / 4).saturating_sub(overhead + safety);
-    let soft = (pool / moves_left).min(ceiling);
-    let hard = (soft * HARD_LIMIT_FACTOR).min(ceiling);
+    // Without an increment to pay them, the overheads to come are kept in
+    // hand up to a larger share of the clock.
+    let share = if inc >= overhead {
+        RESERVE_MAX_PERCENT
+    } else {
+        RESERVE_MAX_PERCENT_SUDDEN_DEATH
+    };
+    let reserve = (overhead * (moves_left + 2) + safety).min(remaining * share / 100);
+    let pool = (remaining + inc * (moves_left - 1)).saturating_sub(reserve);
+    let plies = ply.min(OPENING_PLIES) as f64 / OPENING_PLIES as f64;
+    let opening = OPENING_SCALE + (1.0 - OPENING_SCALE) * plies;
+    let planned = (pool / moves_left).mul_f64(opening);
+    let ceiling = (remaining * HARD_MAX_PERCENT / 100).saturating_sub(overhead + safety);
     let floor = Duration::from_millis(1);
+    let hard = (planned * HARD_LIMIT_FACTOR).min(ceiling).max(floor);
     Deadlines {
-        soft: Some(soft.max(floor)),
-        hard: Some(hard.max(floor)),
+        soft: Some(planned.min(hard).max(floor)),
+        hard: Some(hard),
+        flexible: true,
     }
 }
 
@@ -109,76 +123,125 @@ pub fn deadlines(limits: &Limits, side: Side, overhead: Duration) -> Deadlines {
 mod tests {
     use super::*;
 
+    fn clock(ms: u64, inc_ms: u64) -> Limits {
+        Limits {
+            time: [Some(Duration::from_millis(ms)); 2],
+            inc: [Duration::from_millis(inc_ms); 2],
+            ..Limits::default()
+        }
+    }
+
     #[test]
     fn deadlines_stay_inside_the_clock() {
-        let mut l = Limits::default();
         for ms in [0u64, 1, 10, 50, 200, 1000, 10_000, 600_000] {
-            l.time = [Some(Duration::from_millis(ms)); 2];
-            l.inc = [Duration::from_millis(100); 2];
-            let d = deadlines(&l, Side::Attackers, Duration::from_millis(30));
-            let hard = d.hard.unwrap();
-            assert!(d.soft.unwrap() <= hard);
-            if ms > 100 {
-                assert!(hard < Duration::from_millis(ms), "{ms}: {hard:?}");
+            for ply in [0, 10, 100] {
+                let d = deadlines(
+                    &clock(ms, 100),
+                    Side::Attackers,
+                    Duration::from_millis(10),
+                    ply,
+                );
+                let hard = d.hard.unwrap();
+                assert!(d.soft.unwrap() <= hard);
+                assert!(d.flexible);
+                if ms > 100 {
+                    assert!(hard <= Duration::from_millis(ms / 10), "{ms}: {hard:?}");
+                }
             }
         }
         let d = deadlines(
             &Limits::move_time(1000),
             Side::Defenders,
             Duration::from_millis(10),
+            0,
         );
         assert_eq!(d.hard, Some(Duration::from_millis(990)));
+        assert!(!d.flexible);
         assert!(
-            deadlines(&Limits::depth(5), Side::Attackers, Duration::ZERO)
+            deadlines(&Limits::depth(5), Side::Attackers, Duration::ZERO, 0)
                 .hard
                 .is_none()
         );
     }
 
-    /// A long game on a clock, played by the deadlines: each move takes its
-    /// soft time stretched to the most the search stretches it (twice),
-    /// never more than the hard limit, plus `latency` the engine does not
-    /// see, for `moves` moves of one side. Returns the lowest the clock fell
-    /// to, in ms (negative: the flag fell).
-    fn lowest_clock(base_ms: u64, inc_ms: u64, latency_ms: u64, moves: usize) -> i64 {
-        let overhead = Duration::from_millis(30);
-        let mut clock = base_ms as i64;
-        let mut lowest = clock;
-        for _ in 0..moves {
-            let l = Limits {
-                time: [Some(Duration::from_millis(clock.max(0) as u64)); 2],
-                inc: [Duration::from_millis(inc_ms); 2],
-                ..Limits::default()
-            };
-            let d = deadlines(&l, Side::Attackers, overhead);
-            let spent = (d.soft.unwrap() * 2).min(d.hard.unwrap());
-            clock -= spent.as_millis() as i64 + latency_ms as i64;
-            lowest = lowest.min(clock);
-            clock += inc_ms as i64;
+    /// The most the search stretches the soft limit: four best-move
+    /// changes and a falling score.
+    const MOST_STRETCH: f64 = 2.0 * 1.3;
+
+    /// A game on a clock, played by the deadlines: each move takes its
+    /// soft time stretched as far as the search stretches it, never more
+    /// than the hard limit, plus `latency` the engine does not see, for
+    /// `moves` moves of one side. Returns the lowest the clock fell to and
+    /// the average time a move took, in ms.
+    fn play_out(base_ms: u64, inc_ms: u64, latency_ms: u64, moves: usize) -> (i64, f64) {
+        let overhead = Duration::from_millis(10);
+        let mut clock_ms = base_ms as i64;
+        let mut lowest = clock_ms;
+        let mut spent_total = 0.0;
+        for ply in 0..moves {
+            let l = clock(clock_ms.max(0) as u64, inc_ms);
+            let d = deadlines(&l, Side::Attackers, overhead, 2 * ply as u32);
+            let spent = d.soft.unwrap().mul_f64(MOST_STRETCH).min(d.hard.unwrap());
+            let spent = spent.as_millis() as i64 + latency_ms as i64;
+            spent_total += spent as f64;
+            clock_ms -= spent;
+            lowest = lowest.min(clock_ms);
+            clock_ms += inc_ms as i64;
         }
-        lowest
+        (lowest, spent_total / moves as f64)
     }
 
     /// Long games at short controls never lose on time while the latency
-    /// the engine does not see stays within half the increment, and the
-    /// clock keeps a cushion of ten moves' overhead. The old rule (a 35th
-    /// of the clock plus three quarters of the increment, less one
-    /// overhead) kept 19 to 32 ms here, and flagged in sudden death.
+    /// the engine does not see stays within half the increment. Without
+    /// an increment the clock is spent over the moves assumed left (50),
+    /// so it holds for 150 moves a side (300 plies), not for ever.
     #[test]
     fn long_games_at_short_controls_keep_the_clock() {
         for (base, inc, latency, moves) in [
             (1_000, 10, 5, 1_500),
-            (1_000, 0, 0, 300),
+            (1_000, 0, 0, 150),
             (2_000, 20, 10, 1_500),
             (5_000, 50, 25, 1_500),
             (10_000, 100, 30, 1_500),
-            (60_000, 0, 3, 300),
+            (60_000, 0, 3, 150),
         ] {
-            let lowest = lowest_clock(base, inc, latency, moves);
+            let (lowest, _) = play_out(base, inc, latency, moves);
             assert!(
-                lowest > 300,
+                lowest > 0,
                 "{base}+{inc} ms with {latency} ms unseen: the clock fell to {lowest} ms"
             );
         }
+    }
+
+    /// The clock is spent, not hoarded: at 1 s + 10 ms a move of a
+    /// 60-move game takes 15 ms or more on average (the old manager kept
+    /// 1.1 s of the second in hand and played its moves in 2 ms).
+    #[test]
+    fn a_fast_game_spends_its_clock() {
+        let (_, average) = play_out(1_000, 10, 0, 60);
+        assert!(average >= 15.0, "{average} ms a move");
+    }
+
+    /// No move takes more than a tenth of the clock, and the first move of
+    /// a 15 min + 10 s game (the hnefatafl bot: 300 ms overhead) ends
+    /// within 30 s.
+    #[test]
+    fn no_move_takes_a_large_share() {
+        for ply in [0, 10, 40, 80] {
+            let d = deadlines(
+                &clock(60_000, 1_000),
+                Side::Defenders,
+                Duration::from_millis(10),
+                ply,
+            );
+            assert!(d.hard.unwrap() <= Duration::from_millis(6_000), "{d:?}");
+        }
+        let d = deadlines(
+            &clock(900_000, 10_000),
+            Side::Attackers,
+            Duration::from_millis(300),
+            0,
+        );
+        assert!(d.hard.unwrap() <= Duration::from_secs(30), "{d:?}");
     }
 }
