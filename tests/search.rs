@@ -4,7 +4,8 @@
 mod common;
 use common::{build, rules, safe_moves, wins_within};
 use konakis::rules::{Game, Move, Position, Preset, Rules, Side, Square};
-use konakis::search::{score_text, Engine, Limits, SearchId};
+use konakis::search::params::REPETITION_WIN;
+use konakis::search::{score_text, Engine, Limits, SearchId, WIN_BOUND};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -315,8 +316,77 @@ fn a_road_to_a_corners_neighbour_is_searched_as_a_threat() {
 /// game first: here one repeats a position, which loses the game for the
 /// defenders under Copenhagen's rules, so the king's fork loses. (Moves that
 /// block no road are not searched there, but a repeating one must be.)
+/// The king forks both corners from f1. The attackers' only answer would
+/// be the repetition their move back makes, but it is that position's
+/// second occurrence (the first before the root) and Copenhagen ends a
+/// game on the third: the fork wins. Once the same shuttle has been played
+/// before, the move back is the third occurrence, the defenders lose by
+/// the rules, and the fork is answered, with a score below `WIN_BOUND`
+/// (the loss depends on the path).
 #[test]
-fn a_repetition_answers_a_fork() {
+fn a_repetition_answers_a_fork_only_at_the_rules_count() {
+    let r = rules(Preset::Copenhagen, &[]);
+    let before = build(
+        &r,
+        &[("f1", 'K'), ("d8", 'T'), ("h5", 't'), ("a6", 't')],
+        Side::Defenders,
+    );
+    let fork = common::mv(&r, "f3-f1");
+    let search = |moves: &[&str]| {
+        let mut game = Game::from_position(r.clone(), before);
+        for m in moves {
+            game.play_str(m).unwrap();
+        }
+        let mut e = engine();
+        e.set_game(game);
+        e.search(Limits {
+            search_moves: vec![fork],
+            ..Limits::depth(3)
+        })
+        .score
+    };
+    let once = search(&["f1-f3", "h5-h7"]);
+    assert!(
+        score_text(once).starts_with("mate "),
+        "{}",
+        score_text(once)
+    );
+    let twice = search(&["f1-f3", "h5-h7", "f3-f1", "h7-h5", "f1-f3", "h5-h7"]);
+    assert_eq!(twice, -(REPETITION_WIN - 2));
+}
+
+/// Tablut (the mover loses a repetition on the third occurrence): going
+/// back to the start position, seen once before the root, is no loss.
+#[test]
+fn a_position_seen_once_before_the_root_is_no_repetition() {
+    let r = Rules::preset(Preset::Tablut);
+    let game = Game::from_start_and_moves(
+        r.clone(),
+        &konakis::rules::StartPoint::Initial,
+        &["e2-d2", "e3-d3", "d2-e2"],
+    )
+    .unwrap();
+    let back = common::mv(&r, "d3-e3");
+    for depth in [1, 4] {
+        let mut e = engine();
+        e.set_game(game.clone());
+        let result = e.search(Limits {
+            search_moves: vec![back],
+            ..Limits::depth(depth)
+        });
+        assert!(
+            result.score.abs() < REPETITION_WIN / 2,
+            "depth {depth}: {}",
+            score_text(result.score)
+        );
+    }
+}
+
+/// A repetition the rules make decisive leaves no proof in the table: the
+/// position before it, searched afresh from the same table with another
+/// history, is not a proven result.
+#[test]
+fn a_repetition_line_leaves_no_proof_in_the_table() {
     let r = rules(Preset::Copenhagen, &[]);
     let before = build(
         &r,
@@ -324,18 +394,30 @@ fn a_repetition_answers_a_fork() {
         Side::Defenders,
     );
     let mut game = Game::from_position(r.clone(), before);
-    for m in ["f1-f3", "h5-h7"] {
+    for m in ["f1-f3", "h5-h7", "f3-f1", "h7-h5", "f1-f3", "h5-h7"] {
         game.play_str(m).unwrap();
     }
     let mut e = engine();
-    e.set_game(game);
-    let fork = common::mv(&r, "f3-f1");
+    e.set_game(game.clone());
     let result = e.search(Limits {
-        search_moves: vec![fork],
-        ..Limits::depth(3)
+        search_moves: vec![common::mv(&r, "f3-f1")],
+        ..Limits::depth(5)
     });
-    let score = score_text(result.score);
-    assert!(score.starts_with("mate -"), "{score}");
+    assert!(
+        result.score.abs() < WIN_BOUND,
+        "{}",
+        score_text(result.score)
+    );
+    // The position after the fork, now with no history: the king forks
+    // both corners, and nothing in the table says otherwise.
+    let mut after_fork = game;
+    after_fork.play_str("f3-f1").unwrap();
+    let fresh = Game::from_position(r.clone(), *after_fork.position());
+    e.set_game(fresh);
+    // The attackers to move cannot stop both escapes: they lose in one,
+    // whatever the repetition line stored.
+    let score = e.search(Limits::depth(2)).score;
+    assert_eq!(score_text(score), "mate -1");
 }
 
 #[test]

@@ -114,3 +114,8 @@ pub const ITERATION_GROWTH_MIN: f64 = 1.5;
 pub const ITERATION_GROWTH_MAX: f64 = 4.0;
 /// Time management: ms kept in hand besides the move overhead.
 pub const CLOCK_SAFETY_MS: u64 = 5;
+
+/// A repetition the rules make decisive (`mover-loses`, `defenders-lose`)
+/// scores this, less the plies to it: a clear result, but below
+/// `WIN_BOUND`, since it depends on the path and not on the position.
+pub const REPETITION_WIN: i32 = 10_000;

@@ -357,27 +357,41 @@ impl<'a> Searcher<'a> {
     }
 
     /// The score of a position ended by a rule that needs history or
-    /// counters (repetition, ply limits), if one applies. Inside the search
-    /// a repetition is scored on its second occurrence, as the third would be.
+    /// counters (repetition, ply limits), if one applies.
+    ///
+    /// A repetition ends the game when it is the rules' count of
+    /// occurrences, the game's positions before the root counted as the
+    /// rules count them. Inside the tree a first recurrence of a position
+    /// the search itself reached again is scored as the rules' outcome too
+    /// (the side could repeat once more), as a heuristic. A decisive
+    /// repetition depends on the path, not the position, so it is scored
+    /// below `WIN_BOUND`: never a proof the table keeps, the iteration
+    /// stops on, the bot resigns on or training drops.
     fn rule_score(&self, pos: &Position, ply: usize) -> Option<i32> {
         let rules = self.rules.options();
         // `path` ends with this position; earlier ones since the last
         // capture may repeat it.
         let h = pos.hash();
         let n = self.path.len();
-        let window = (pos.plies_since_capture as usize + 1).min(n);
+        let window = n - (pos.plies_since_capture as usize + 1).min(n);
         let ends_games = !matches!(rules.repetition, Repetition::DefendersForbidden);
-        if ends_games && self.path[n - window..n.saturating_sub(1)].contains(&h) {
-            let win = WIN - ply as i32;
-            return Some(match rules.repetition {
-                Repetition::None | Repetition::Draw | Repetition::DefendersForbidden => {
-                    self.draw_score(pos)
-                }
-                // The side that just moved made the repetition.
-                Repetition::MoverLoses => win,
-                Repetition::DefendersLose if pos.side_to_move() == Side::Defenders => -win,
-                Repetition::DefendersLose => win,
-            });
+        let earlier = &self.path[window..n.saturating_sub(1)];
+        if ends_games && earlier.contains(&h) {
+            let occurrences = earlier.iter().filter(|&&e| e == h).count() + 1;
+            let root = self.setup.history.len().saturating_sub(1).max(window);
+            let searched_again = self.path[root..n - 1].contains(&h);
+            if occurrences >= rules.repetition_count as usize || searched_again {
+                let win = REPETITION_WIN - ply as i32;
+                return Some(match rules.repetition {
+                    Repetition::None | Repetition::Draw | Repetition::DefendersForbidden => {
+                        self.draw_score(pos)
+                    }
+                    // The side that just moved made the repetition.
+                    Repetition::MoverLoses => win,
+                    Repetition::DefendersLose if pos.side_to_move() == Side::Defenders => -win,
+                    Repetition::DefendersLose => win,
+                });
+            }
         }
         if rules.no_capture_limit > 0 && pos.plies_since_capture >= rules.no_capture_limit {
             return Some(self.draw_score(pos));
