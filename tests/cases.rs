@@ -1,17 +1,15 @@
-//! The shared rule cases (`../shared/cases/`), computed by an independent
-//! implementation of the same rules: every perft count and game result must
-//! match. Set `KONAKIS_CASES` to read them from elsewhere.
+//! The shared rule cases (`../shared/cases/`, copied into
+//! `tests/data/cases/`), computed by an independent implementation of the
+//! same rules: every perft count and game result must match. Set
+//! `KONAKIS_CASES` to read them from elsewhere.
+
+mod common;
 
 use konakis::rules::perft::{perft_with, Counting};
 use konakis::rules::{parse_record, Game, Position, Preset, Rules, Side};
 use std::path::PathBuf;
 
-fn cases_dir() -> PathBuf {
-    match std::env::var_os("KONAKIS_CASES") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/cases"),
-    }
-}
+use common::cases_dir;
 
 fn read_cases(name: &str) -> Vec<Vec<String>> {
     // Cases of our own (tests/data/…) are named from the repository root.
@@ -164,4 +162,42 @@ fn perft_hnefatafl_org() {
 #[test]
 fn games_hnefatafl_org() {
     check_games_file("tests/data/hnefatafl-org/games.txt");
+}
+
+/// The copy in `tests/data/cases/` equals `../shared/cases/` wherever that
+/// folder is present, so new or changed cases there are noticed.
+#[test]
+fn the_copy_of_the_shared_cases_is_current() {
+    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/cases");
+    if !shared.is_dir() {
+        eprintln!("no ../shared/cases here: the copy in tests/data/cases is used as it is");
+        return;
+    }
+    let copy = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/cases");
+    fn files(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                files(root, &path, out);
+            } else {
+                out.push(path.strip_prefix(root).unwrap().to_path_buf());
+            }
+        }
+    }
+    let (mut theirs, mut ours) = (Vec::new(), Vec::new());
+    files(&shared, &shared, &mut theirs);
+    files(&copy, &copy, &mut ours);
+    theirs.sort();
+    ours.sort();
+    assert_eq!(
+        theirs, ours,
+        "the files differ: copy ../shared/cases/ to tests/data/cases/ again"
+    );
+    for f in theirs {
+        assert!(
+            std::fs::read(shared.join(&f)).unwrap() == std::fs::read(copy.join(&f)).unwrap(),
+            "{} differs: copy ../shared/cases/ to tests/data/cases/ again",
+            f.display()
+        );
+    }
 }

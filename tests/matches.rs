@@ -1,5 +1,7 @@
 //! `konakis match` against scripted fake engines and against itself.
 
+mod common;
+
 use konakis::runner::record::GameRecord;
 use std::process::Command;
 
@@ -473,8 +475,7 @@ fn games_are_adjudicated_on_the_engines_scores() {
 /// without repeats, and `match --openings` plays them.
 #[test]
 fn openings_from_game_records_load_in_match() {
-    let csv = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/cases/real/copenhagen.csv");
+    let csv = common::cases_dir().join("real/copenhagen.csv");
     let csv = csv.to_string_lossy().to_string();
     let openings = |args: &[&str]| -> Vec<String> {
         let out = Command::new(KONAKIS)

@@ -1,20 +1,18 @@
 //! The 1,752 Copenhagen games people played on aagenielsen.dk
-//! (`../shared/cases/real/copenhagen.csv`, format in that folder's README),
+//! (`../shared/cases/real/copenhagen.csv`, copied into `tests/data/cases/`;
+//! format in that folder's README),
 //! replayed under the `copenhagen` preset: every move legal, every capture
 //! mark of the record equal to the pieces the move takes, and the result
 //! agreeing with the record wherever the board decides the game. Set
 //! `KONAKIS_CASES` to read the cases from elsewhere.
 
+mod common;
+
 use konakis::rules::{Game, Move, Position, Preset, Reason, Rules, Side, Square};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 fn real_games() -> String {
-    let dir = match std::env::var_os("KONAKIS_CASES") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/cases"),
-    };
-    let path = dir.join("real/copenhagen.csv");
+    let path = common::cases_dir().join("real/copenhagen.csv");
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 

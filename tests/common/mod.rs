@@ -2,6 +2,16 @@
 #![allow(dead_code)]
 
 use konakis::rules::{Move, MoveList, Position, Preset, Rules, Setup, Side, Square};
+use std::path::PathBuf;
+
+/// The rule cases and people's games: the copy in `tests/data/cases/` (of
+/// `../shared/cases/`, kept equal by a test), or `KONAKIS_CASES`.
+pub fn cases_dir() -> PathBuf {
+    match std::env::var_os("KONAKIS_CASES") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/cases"),
+    }
+}
 
 pub fn rules(preset: Preset, overrides: &[(&str, &str)]) -> Rules {
     let mut r = Rules::preset(preset);
