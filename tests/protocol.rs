@@ -545,3 +545,17 @@ fn end_of_input_quits() {
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(e.finish(T), Some(0));
 }
+
+/// A UCI tool sends `uci` and waits for `uciok`: it gets it (and `tei`
+/// still gets `teiok`), with the same identification and options.
+#[test]
+fn uci_is_answered_with_uciok() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("uci");
+    let lines = e.expect("uciok", T);
+    assert!(lines.iter().any(|l| l.starts_with("id name Konakis")));
+    assert!(lines.iter().any(|l| l.starts_with("option name Hash")));
+    assert!(!lines.iter().any(|l| l == "teiok"));
+    e.send("tei");
+    e.expect("teiok", T);
+}

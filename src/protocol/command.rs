@@ -25,7 +25,11 @@ pub struct GoSpec {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    Tei,
+    /// `tei`, or `uci` (answered `uciok`, so that a UCI tool that sends it
+    /// gets the answer it waits for).
+    Tei {
+        uci: bool,
+    },
     IsReady,
     SetOption {
         name: String,
@@ -172,7 +176,8 @@ impl FromStr for Command {
             }
         };
         match word {
-            "tei" | "uci" => no_args(Command::Tei),
+            "tei" => no_args(Command::Tei { uci: false }),
+            "uci" => no_args(Command::Tei { uci: true }),
             "isready" => no_args(Command::IsReady),
             "setoption" => parse_setoption(rest),
             "newgame" | "teinewgame" | "ucinewgame" => no_args(Command::NewGame),

@@ -145,7 +145,7 @@ impl Session {
         let read_only = matches!(
             cmd,
             Command::Empty
-                | Command::Tei
+                | Command::Tei { .. }
                 | Command::IsReady
                 | Command::PonderHit
                 | Command::Display
@@ -159,7 +159,7 @@ impl Session {
         }
         match cmd {
             Command::Empty | Command::Quit => {}
-            Command::Tei => {
+            Command::Tei { uci } => {
                 self.out.line(&format!(
                     "id name {ENGINE_NAME} {}",
                     env!("CARGO_PKG_VERSION")
@@ -168,7 +168,7 @@ impl Session {
                 for o in self.engine.option_table() {
                     self.out.line(&option_line(&o));
                 }
-                self.out.line("teiok");
+                self.out.line(if uci { "uciok" } else { "teiok" });
             }
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => {
