@@ -559,3 +559,80 @@ fn uci_is_answered_with_uciok() {
     e.send("tei");
     e.expect("teiok", T);
 }
+
+/// The list options (camps, hostile squares) advertise an empty list as
+/// `<empty>`, and take back that, `none` and an empty value.
+#[test]
+fn list_options_can_be_cleared() {
+    let mut e = started();
+    e.send("setoption name Variant value ashton");
+    for value in ["<empty>", "", "none"] {
+        e.send(&format!("setoption name Camps value {value}"));
+        e.send(&format!("setoption name HostileToAttackers value {value}"));
+        e.send(&format!("setoption name HostileToDefenders value {value}"));
+        e.send("isready");
+        let lines = e.expect("readyok", T);
+        assert!(
+            !lines.iter().any(|l| l.contains("error")),
+            "{value:?}: {lines:?}"
+        );
+    }
+    e.send("tei");
+    let lines = e.expect("teiok", T);
+    for name in ["Camps", "HostileToAttackers", "HostileToDefenders"] {
+        let line = format!("option name {name} type string default <empty>");
+        assert!(lines.contains(&line), "{lines:?}");
+    }
+    e.send("position startpos");
+    e.send("go depth 2");
+    e.expect("bestmove", T);
+}
+
+/// `protocol.md`'s option table names every option `tei` lists, and no
+/// other; its `Variant` row names every preset.
+#[test]
+fn protocol_md_lists_the_options_and_presets_tei_prints() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md")).unwrap();
+    let table: Vec<&str> = doc
+        .lines()
+        .skip_while(|l| !l.starts_with("## Options"))
+        .skip(1)
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .collect();
+    let backticked = |cell: &str| -> Vec<String> {
+        cell.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    };
+    let mut documented: Vec<String> = table
+        .iter()
+        .flat_map(|row| backticked(row.split('|').nth(1).unwrap()))
+        .collect();
+    documented.sort();
+    let mut e = started();
+    e.send("tei");
+    let lines = e.expect("teiok", T);
+    let mut listed: Vec<String> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("option name "))
+        .map(|rest| rest.split(" type ").next().unwrap().to_string())
+        .collect();
+    listed.sort();
+    assert_eq!(
+        documented, listed,
+        "protocol.md's option table and tei differ"
+    );
+    let variant_row = table.iter().find(|r| r.starts_with("| `Variant`")).unwrap();
+    let mut presets: Vec<String> = backticked(variant_row.split('|').nth(4).unwrap())
+        .into_iter()
+        .filter(|p| Preset::NAMES.contains(&p.as_str()))
+        .collect();
+    presets.sort();
+    let mut all: Vec<String> = Preset::NAMES.iter().map(|p| p.to_string()).collect();
+    all.sort();
+    assert_eq!(presets, all, "protocol.md's Variant row misses presets");
+}

@@ -442,6 +442,16 @@ fn parse_camps(v: &str) -> Result<Vec<Bitboard>, String> {
     Ok(groups)
 }
 
+/// A list option's value: `<empty>` and `none` (as GUIs show and send an
+/// empty list) are the empty list.
+fn list(value: &str) -> &str {
+    if value == "<empty>" || value.eq_ignore_ascii_case("none") {
+        ""
+    } else {
+        value
+    }
+}
+
 fn squares_text(b: Bitboard) -> String {
     b.squares()
         .map(|s| s.to_string())
@@ -588,12 +598,14 @@ impl RuleOptions {
                     bool_or_named(value, Shieldwall::Strong, Shieldwall::None).map_err(err)?
             }
             "shieldwallflank" => self.shieldwall_flank = parse_bool(value).map_err(err)?,
-            "camps" => self.camps = parse_camps(value).map_err(err)?,
+            "camps" => self.camps = parse_camps(list(value)).map_err(err)?,
             "hostiletoattackers" => {
-                self.hostile_to[Side::Attackers.index()] = parse_squares(value).map_err(err)?
+                self.hostile_to[Side::Attackers.index()] =
+                    parse_squares(list(value)).map_err(err)?
             }
             "hostiletodefenders" => {
-                self.hostile_to[Side::Defenders.index()] = parse_squares(value).map_err(err)?
+                self.hostile_to[Side::Defenders.index()] =
+                    parse_squares(list(value)).map_err(err)?
             }
             "repetitioncount" => {
                 self.repetition_count = match value {

@@ -167,9 +167,12 @@ impl Engine {
             self.clear_hash();
             return Ok(());
         }
+        // The list options take an empty value (their empty list); every
+        // other option needs one.
+        let takes_empty = ["camps", "hostiletoattackers", "hostiletodefenders"];
         let value = value
             .map(str::trim)
-            .filter(|v| !v.is_empty())
+            .filter(|v| !v.is_empty() || takes_empty.contains(&lower.as_str()))
             .ok_or_else(|| format!("option {name} needs a value"))?;
         let f = &mut self.settings.features;
         match lower.as_str() {

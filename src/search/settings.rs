@@ -227,11 +227,12 @@ pub fn option_table(s: &Settings, rules: &Rules) -> Vec<OptionInfo> {
             },
             _ => OptionKind::Check,
         };
-        table.push(OptionInfo {
-            name,
-            kind,
-            value: rules.get(name).unwrap_or_default(),
-        });
+        // An empty list shows as `<empty>`, which `setoption` takes back.
+        let value = rules
+            .get(name)
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(|| NO_EVAL_FILE.to_string());
+        table.push(OptionInfo { name, kind, value });
     }
     table
 }
