@@ -22,7 +22,7 @@ macro_rules! say {
 #[command(
     name = "konakis",
     version,
-    about = "A tafl engine (Tablut, Brandubh, Copenhagen, Fetlar). With no subcommand it speaks the engine protocol (protocol.md) on stdin/stdout."
+    about = "A tafl engine (Tablut in four readings, tablut-corner, Brandubh, Copenhagen, Fetlar, Ashton Tablut and the hnefatafl.org rules). With no subcommand it speaks the engine protocol (protocol.md) on stdin/stdout; `konakis serve` opens a board in the browser."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -800,6 +800,7 @@ pub struct OtepArgs {
     /// Milliseconds per move when the host sends no clock.
     #[arg(long, default_value_t = 3000)]
     pub movetime: u64,
+    /// Search threads (Lazy SMP).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Hash table size in MiB.
@@ -1080,9 +1081,9 @@ pub struct BenchArgs {
     /// Search threads (the signature is defined with 1).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// The evaluation: learned (also called classic; the default, where a
-    /// board family has weights), hand, or nnue (where a net fits the
-    /// position's board family; others use the classical evaluation).
+    /// The evaluation: nnue (where a net fits the position's board family,
+    /// else learned), learned (also called classic: the fitted weights,
+    /// where the board family has them, else hand) or hand.
     #[arg(long, default_value = "nnue")]
     pub eval: String,
     /// A net file for --eval nnue (instead of the embedded nets).

@@ -1,11 +1,12 @@
 //! Static evaluation, from the side to move's view, in centi-soldiers.
 //!
-//! Three evaluations: `learned` (also called `classic`; the default where
-//! weights for the board family exist: a linear model over [`features`],
-//! its weights fitted by `konakis tune` to Konakis's own games), `hand`
-//! (the hand-set terms it replaces, kept for comparison) and `nnue` (a
-//! small network, [`nnue`], trained by `konakis train`, where the family
-//! has a net or one is loaded with `EvalFile`); option `Eval`.
+//! Three evaluations, option `Eval`: `nnue` (the default: a small
+//! network, [`nnue`], trained by `konakis train`, where the board family
+//! has a net or one is loaded with `EvalFile`; elsewhere `learned`),
+//! `learned` (also called `classic`: a linear model over [`features`], its
+//! weights fitted by `konakis tune` to Konakis's own games, where the
+//! family has weights; elsewhere `hand`) and `hand` (the hand-set terms,
+//! kept for comparison).
 
 pub mod features;
 pub mod hand;
