@@ -299,8 +299,13 @@ pub struct OpeningsArgs {
     /// --opentafl`), or comma-separated people's games (../shared/cases/real/).
     #[arg(long, num_args = 1.., required = true)]
     pub from: Vec<String>,
-    #[command(flatten)]
-    pub rules: RuleArgs,
+    /// Rule preset the games are taken under (default: the rules the
+    /// records name; comma-separated games and move lists name none).
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Override one rule option (repeatable; needs --variant).
+    #[arg(long = "rule", value_name = "NAME=VALUE")]
+    pub rules: Vec<String>,
     /// Plies each opening keeps.
     #[arg(long)]
     pub plies: usize,
@@ -326,16 +331,26 @@ pub fn run_openings(args: &OpeningsArgs) -> Result<(), String> {
             return Err(format!("--balanced depth must be 1 to 64, not {d}"));
         }
     }
-    let rules = args.rules.build()?;
+    let rules = match &args.variant {
+        Some(variant) => Some(
+            RuleArgs {
+                variant: variant.clone(),
+                rules: args.rules.clone(),
+            }
+            .build()?,
+        ),
+        None if !args.rules.is_empty() => return Err("--rule needs --variant".into()),
+        None => None,
+    };
     let cfg = OpeningsConfig {
         from: args.from.clone(),
-        rules: rules.clone(),
+        rules,
         plies: args.plies,
         count: args.count,
         balanced: args.balanced,
         margin: args.margin,
     };
-    let openings = build(&cfg)?;
+    let (openings, rules) = build(&cfg)?;
     let command = command_line();
     let header = format!("{} openings, made by: {}", openings.len(), command);
     let text = file_text(&openings, &rules, &header);
@@ -566,8 +581,9 @@ pub struct PredictArgs {
     /// Games in the CSV format of ../shared/cases/real/.
     #[arg(long)]
     pub games: String,
-    /// Rule preset the games were played under.
-    #[arg(long, default_value = "copenhagen")]
+    /// Rule preset the games were played under (the games of
+    /// ../shared/cases/real/ are copenhagen).
+    #[arg(long)]
     pub variant: String,
     /// Override one rule option (repeatable).
     #[arg(long = "rule", value_name = "NAME=VALUE")]

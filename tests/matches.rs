@@ -820,3 +820,46 @@ fn carried_pair_counts_join_the_records() {
     let (_, stderr, ok) = stats(&[files[0].as_str(), files[0].as_str()]);
     assert!(!ok && stderr.contains("recorded twice"), "{stderr}");
 }
+
+/// `konakis openings` takes the rules the records name, and says why it
+/// has no openings instead of writing an empty file: records that name no
+/// rules need --variant, games that do not replay under the rules asked
+/// for are counted with the first reason, and plies beyond every game are
+/// named.
+#[test]
+fn openings_say_why_they_have_none() {
+    let csv = common::cases_dir().join("real/copenhagen.csv");
+    let csv = csv.to_string_lossy().to_string();
+    let openings = |args: &[&str]| {
+        let out = Command::new(KONAKIS)
+            .arg("openings")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, _, err) = openings(&["--from", &csv, "--plies", "8", "--count", "5"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--variant"), "{err}");
+    let (code, _, err) = openings(&["--variant", "tablut", "--from", &csv, "--plies", "8"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("games cannot be replayed under tablut"), "{err}");
+    assert!(err.contains("--variant"), "{err}");
+    let (code, _, err) = openings(&["--variant", "copenhagen", "--from", &csv, "--plies", "5000"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no game is longer than --plies 5000"), "{err}");
+    // Records that name their rules need no --variant.
+    let rec = tmp("named-openings.txt");
+    std::fs::write(
+        &rec,
+        "konakis-game 1 | game 1 | variant brandubh | rules - | start startpos | attackers a | defenders b | result draw unfinished | plies 4 | moves d6-f6:0 d5-f5:0 d7-e7:0 d4-d5:0\n",
+    )
+    .unwrap();
+    let (code, out, err) = openings(&["--from", &rec.to_string_lossy(), "--plies", "3"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("startpos moves d6-f6 d5-f5 d7-e7"), "{out}");
+}

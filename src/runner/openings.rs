@@ -15,7 +15,9 @@ use std::collections::HashSet;
 #[derive(Clone, Debug)]
 pub struct OpeningsConfig {
     pub from: Vec<String>,
-    pub rules: Rules,
+    /// The rules asked for (`--variant`); without them, the rules the
+    /// records name.
+    pub rules: Option<Rules>,
     /// Plies each opening keeps.
     pub plies: usize,
     /// At most this many openings (the first found, in file order).
@@ -26,45 +28,68 @@ pub struct OpeningsConfig {
     pub margin: i32,
 }
 
-/// One game read from a file: where it starts and its moves as text.
+/// One game read from a file: where it starts and its moves as text, and
+/// where it was read.
 struct ReadGame {
     start: StartPoint,
     moves: Vec<String>,
+    at: String,
 }
 
-/// The games of a file, whichever format it holds. Runner records name
-/// their rules, which must be these; the other formats' games are taken
-/// under these rules.
-fn read_games(path: &str, rules: &Rules) -> Result<Vec<ReadGame>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let read = import::read_games(&text).map_err(|e| format!("{path}: {e}"))?;
-    if read.format == import::Format::Konakis {
+/// The games of every file, and the rules they are taken under: the ones
+/// asked for (runner records must name those), else the ones the records
+/// name (all the same). Comma-separated games and move lists name none.
+fn read_games(cfg: &OpeningsConfig) -> Result<(Vec<ReadGame>, Rules), String> {
+    let mut games = Vec::new();
+    let mut named: Option<(Rules, String)> = None;
+    for path in &cfg.from {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let read = import::read_games(&text).map_err(|e| format!("{path}: {e}"))?;
         if let Some(e) = read.errors.first() {
             return Err(format!("{path}: {e}"));
         }
-        if let Some(g) = read.games.iter().find(|g| g.rules.as_ref() != Some(rules)) {
-            let named = g.rules.as_ref().map(Rules::summary).unwrap_or_default();
-            return Err(format!(
-                "{path}:{}: the game was played under other rules ({named})",
-                g.line
-            ));
+        for g in read.games {
+            let at = format!("{path}:{}", g.line);
+            match (&g.rules, &cfg.rules, &named) {
+                (Some(r), Some(asked), _) if read.format == import::Format::Konakis && r != asked => {
+                    return Err(format!(
+                        "{at}: the game was played under other rules ({})",
+                        r.summary()
+                    ));
+                }
+                (Some(r), None, None) => named = Some((r.clone(), at.clone())),
+                (Some(r), None, Some((first, first_at))) if r != first => {
+                    return Err(format!(
+                        "{at} names other rules than {first_at}: choose one with --variant"
+                    ));
+                }
+                _ => {}
+            }
+            games.push(ReadGame {
+                start: g.start,
+                moves: g.moves,
+                at,
+            });
         }
     }
-    Ok(read
-        .games
-        .into_iter()
-        .map(|g| ReadGame {
-            start: g.start,
-            moves: g.moves,
-        })
-        .collect())
+    let rules = match (&cfg.rules, named) {
+        (Some(r), _) => r.clone(),
+        (None, Some((r, _))) => r,
+        (None, None) => {
+            return Err("the records name no rules (comma-separated games and move lists do not): give them with --variant (the games of ../shared/cases/real/ are copenhagen)".into())
+        }
+    };
+    Ok((games, rules))
 }
 
-/// Builds the openings.
-pub fn build(cfg: &OpeningsConfig) -> Result<Vec<Opening>, String> {
+/// Builds the openings, and says under which rules. Stops with an error
+/// when most games cannot be replayed under the rules (they were played
+/// under others) or when no game is longer than the plies asked for.
+pub fn build(cfg: &OpeningsConfig) -> Result<(Vec<Opening>, Rules), String> {
     if cfg.plies == 0 {
         return Err("--plies must be at least 1".into());
     }
+    let (games, rules) = read_games(cfg)?;
     let mut engine = Engine::new();
     engine.set_hash(16)?;
     // Scores in the defenders' view, so that openings ending with either
@@ -75,7 +100,7 @@ pub fn build(cfg: &OpeningsConfig) -> Result<Vec<Opening>, String> {
     };
     let reference = match cfg.balanced {
         Some(depth) => {
-            engine.set_rules(cfg.rules.clone());
+            engine.set_rules(rules.clone());
             let side = engine.game().side_to_move();
             let score = engine.search(Limits::depth(depth)).score;
             Some((depth, defenders_view(score, side)))
@@ -84,41 +109,57 @@ pub fn build(cfg: &OpeningsConfig) -> Result<Vec<Opening>, String> {
     };
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    for path in &cfg.from {
-        for g in read_games(path, &cfg.rules)? {
-            if cfg.count.is_some_and(|n| out.len() >= n) {
-                return Ok(out);
-            }
-            if g.moves.len() <= cfg.plies {
-                continue;
-            }
-            let moves: Vec<String> = g.moves[..cfg.plies]
-                .iter()
-                .map(|m| m.split('x').next().unwrap_or(m).to_string())
-                .collect();
-            // A game that breaks the rules or ends within the opening is no
-            // opening.
-            let Ok(game) = Game::from_start_and_moves(cfg.rules.clone(), &g.start, &moves) else {
-                continue;
-            };
-            if game.outcome().is_some() || !seen.insert(game.position().hash()) {
-                continue;
-            }
-            if let Some((depth, start_score)) = reference {
-                let side = game.side_to_move();
-                engine.set_game(game);
-                let s = defenders_view(engine.search(Limits::depth(depth)).score, side);
-                if s.abs() >= WIN_BOUND || (s - start_score).abs() > cfg.margin {
-                    continue;
-                }
-            }
-            out.push(Opening {
-                start: g.start,
-                moves,
-            });
+    let (mut tried, mut failed, mut first_failure) = (0usize, 0usize, None);
+    let longest = games.iter().map(|g| g.moves.len()).max().unwrap_or(0);
+    for g in games {
+        if cfg.count.is_some_and(|n| out.len() >= n) {
+            break;
         }
+        if g.moves.len() <= cfg.plies {
+            continue;
+        }
+        tried += 1;
+        let moves: Vec<String> = g.moves[..cfg.plies].to_vec();
+        // A game that ends within the opening is no opening; one that
+        // breaks the rules is counted.
+        let game = match Game::from_start_and_moves(rules.clone(), &g.start, &moves) {
+            Ok(game) => game,
+            Err(e) => {
+                failed += 1;
+                first_failure.get_or_insert(format!("{}: {e}", g.at));
+                continue;
+            }
+        };
+        if game.outcome().is_some() || !seen.insert(game.position().hash()) {
+            continue;
+        }
+        if let Some((depth, start_score)) = reference {
+            let side = game.side_to_move();
+            engine.set_game(game);
+            let s = defenders_view(engine.search(Limits::depth(depth)).score, side);
+            if s.abs() >= WIN_BOUND || (s - start_score).abs() > cfg.margin {
+                continue;
+            }
+        }
+        out.push(Opening {
+            start: g.start,
+            moves,
+        });
     }
-    Ok(out)
+    if tried == 0 {
+        return Err(format!(
+            "no game is longer than --plies {} (the longest has {longest} plies)",
+            cfg.plies
+        ));
+    }
+    if failed * 2 > tried {
+        return Err(format!(
+            "{failed} of {tried} games cannot be replayed under {} (the first: {}): were they played under other rules? Say which with --variant",
+            rules.options().preset,
+            first_failure.unwrap_or_default()
+        ));
+    }
+    Ok((out, rules))
 }
 
 /// The openings as a file for `konakis match --openings`.
