@@ -509,3 +509,39 @@ fn weights_file_replaces_the_embedded_weights() {
     assert!(text.contains("bestmove "), "{text}");
     assert!(text.contains("eval in use learned corner11 "), "{text}");
 }
+
+/// A failed import (the wrong variant for the games) leaves no file behind
+/// to block the corrected command, which then works.
+#[test]
+fn a_failed_import_leaves_no_file() {
+    let csv = tmp("people.csv");
+    std::fs::write(&csv, "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2,1,0,White\n").unwrap();
+    let out = tmp("imported.bin");
+    let (ok, _, stderr) = konakis(&[
+        "datagen",
+        "--variant",
+        "tablut",
+        "--import-games",
+        &csv,
+        "--out",
+        &out,
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("konakis: error"), "{stderr}");
+    assert!(
+        !std::path::Path::new(&out).exists(),
+        "a failed import left {out}"
+    );
+    assert!(!std::path::Path::new(&format!("{out}.partial")).exists());
+    let (ok, stdout, stderr) = konakis(&[
+        "datagen",
+        "--variant",
+        "copenhagen",
+        "--import-games",
+        &csv,
+        "--out",
+        &out,
+    ]);
+    assert!(ok, "{stdout}\n{stderr}");
+    assert!(read_file(&out).is_ok());
+}

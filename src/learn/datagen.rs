@@ -142,6 +142,19 @@ pub fn run(cfg: &DatagenConfig) -> Result<DatagenSummary, String> {
 
 /// Checks (or writes) the header; returns the number the next game gets.
 fn open_for_append(path: &str, rules_text: &str) -> Result<u32, String> {
+    match existing_games(path, rules_text)? {
+        Some(next) => Ok(next),
+        None => {
+            let mut f = std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?;
+            data::write_header(&mut f, rules_text).map_err(|e| format!("{path}: {e}"))?;
+            Ok(0)
+        }
+    }
+}
+
+/// For a data file that exists: checks its header and returns the number
+/// the next game gets; `None` when there is no such file.
+fn existing_games(path: &str, rules_text: &str) -> Result<Option<u32>, String> {
     match std::fs::read(path) {
         Ok(bytes) => {
             let (text, body) = data::parse_header(&bytes).map_err(|e| format!("{path}: {e}"))?;
@@ -160,13 +173,9 @@ fn open_for_append(path: &str, rules_text: &str) -> Result<u32, String> {
                 .chunks_exact(data::RECORD_BYTES)
                 .last()
                 .map(|b| u32::from_le_bytes([b[42], b[43], b[44], b[45]]));
-            Ok(last_game.map_or(0, |g| g + 1))
+            Ok(Some(last_game.map_or(0, |g| g + 1)))
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let mut f = std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?;
-            data::write_header(&mut f, rules_text).map_err(|e| format!("{path}: {e}"))?;
-            Ok(0)
-        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(format!("{path}: {e}")),
     }
 }
@@ -316,7 +325,10 @@ pub fn import_games(
     let rules = Rules::build(preset, overrides)?;
     let rules_text = data::rules_text(preset, overrides);
     let text = std::fs::read_to_string(csv).map_err(|e| format!("{csv}: {e}"))?;
-    let first_game = open_for_append(out, &rules_text)?;
+    // Nothing is written before every game has been read: a failed import
+    // leaves no file (or the old one as it was) to block the next try.
+    let existing = existing_games(out, &rules_text)?;
+    let first_game = existing.unwrap_or(0);
     let mut bytes = Vec::new();
     let mut summary = DatagenSummary::default();
     for g in data::people_games(csv, &text)? {
@@ -349,10 +361,26 @@ pub fn import_games(
             bytes.extend_from_slice(&r.to_bytes());
         }
     }
-    std::fs::OpenOptions::new()
-        .append(true)
-        .open(out)
-        .and_then(|mut f| f.write_all(&bytes))
-        .map_err(|e| format!("{out}: {e}"))?;
+    match existing {
+        Some(_) => std::fs::OpenOptions::new()
+            .append(true)
+            .open(out)
+            .and_then(|mut f| f.write_all(&bytes))
+            .map_err(|e| format!("{out}: {e}"))?,
+        None => {
+            // A new file is written whole beside its place, then renamed.
+            let partial = format!("{out}.partial");
+            std::fs::File::create(&partial)
+                .and_then(|mut f| {
+                    data::write_header(&mut f, &rules_text)?;
+                    f.write_all(&bytes)
+                })
+                .and_then(|()| std::fs::rename(&partial, out))
+                .map_err(|e| {
+                    let _ = std::fs::remove_file(&partial);
+                    format!("{out}: {e}")
+                })?;
+        }
+    }
     Ok(summary)
 }
