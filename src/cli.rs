@@ -706,6 +706,12 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    if let Some(eval) = &args.eval {
+        eval_name(eval)?;
+    }
+    if let Some(path) = &args.evalfile {
+        crate::search::eval::nnue::Network::load(path).map_err(|e| format!("--evalfile: {e}"))?;
+    }
     let cfg = DatagenConfig {
         preset,
         overrides,
@@ -804,8 +810,9 @@ pub struct MatchArgs {
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// A records file written by `konakis match --records`.
-    pub file: String,
+    /// Records files written by `konakis match --records`.
+    #[arg(required = true)]
+    pub files: Vec<String>,
     /// Print each game in OpenTafl's game-record format instead.
     #[arg(long)]
     pub opentafl: bool,
@@ -988,38 +995,40 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), String> {
 
 pub fn run_replay(args: &ReplayArgs) -> Result<(), String> {
     use crate::runner::record::GameRecord;
-    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{}: {e}", args.file))?;
     let mut bad = 0;
     let mut n = 0;
-    for (i, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        n += 1;
-        let rec = GameRecord::parse(line).map_err(|e| format!("{}:{}: {e}", args.file, i + 1))?;
-        if args.opentafl {
-            match rec.to_opentafl() {
-                Ok(text) => say!("{text}"),
+    for file in &args.files {
+        let text = crate::runner::read_text(file, "a records file")?;
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            n += 1;
+            let rec = GameRecord::parse(line).map_err(|e| format!("{}:{}: {e}", file, i + 1))?;
+            if args.opentafl {
+                match rec.to_opentafl() {
+                    Ok(text) => say!("{text}"),
+                    Err(e) => {
+                        bad += 1;
+                        eprintln!("game {}: MISMATCH: {e}", rec.number);
+                    }
+                }
+                continue;
+            }
+            match rec.replay() {
+                Ok(game) => say!(
+                    "game {}: ok, {} plies, {}",
+                    rec.number,
+                    game.moves().len(),
+                    rec.winner.map(|s| s.name()).unwrap_or("draw").to_string()
+                        + " "
+                        + rec.reason.name()
+                ),
                 Err(e) => {
                     bad += 1;
-                    eprintln!("game {}: MISMATCH: {e}", rec.number);
+                    say!("game {}: MISMATCH: {e}", rec.number);
                 }
-            }
-            continue;
-        }
-        match rec.replay() {
-            Ok(game) => say!(
-                "game {}: ok, {} plies, {}",
-                rec.number,
-                game.moves().len(),
-                rec.winner.map(|s| s.name()).unwrap_or("draw").to_string()
-                    + " "
-                    + rec.reason.name()
-            ),
-            Err(e) => {
-                bad += 1;
-                say!("game {}: MISMATCH: {e}", rec.number);
             }
         }
     }
@@ -1076,9 +1085,9 @@ pub struct PerftArgs {
     /// A position record (rank 1 first); default: the rules' start position.
     #[arg(long)]
     pub position: Option<String>,
-    /// Side to move with --position: a or d.
-    #[arg(long, default_value = "a")]
-    pub side: String,
+    /// Side to move with --position: a or d (default a).
+    #[arg(long)]
+    pub side: Option<String>,
     /// Print the count below each root move.
     #[arg(long)]
     pub divide: bool,
@@ -1107,6 +1116,20 @@ pub struct BenchArgs {
     pub evalfile: Option<String>,
 }
 
+/// An `--eval` value, checked, in the words of the command line.
+fn eval_name(value: &str) -> Result<&'static str, String> {
+    crate::search::eval::EVAL_NAMES
+        .iter()
+        .copied()
+        .find(|n| *n == value)
+        .ok_or_else(|| {
+            format!(
+                "--eval takes {}, not '{value}'",
+                crate::search::eval::EVAL_NAMES.join(", ")
+            )
+        })
+}
+
 pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
     let depth = args
         .depth
@@ -1119,16 +1142,10 @@ pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
     if !(1..=256).contains(&args.threads) {
         return Err(format!("--threads must be 1 to 256, not {}", args.threads));
     }
-    let eval = crate::search::eval::EVAL_NAMES
-        .iter()
-        .find(|n| **n == args.eval)
-        .ok_or_else(|| {
-            format!(
-                "--eval takes {}, not '{}'",
-                crate::search::eval::EVAL_NAMES.join(", "),
-                args.eval
-            )
-        })?;
+    let eval = eval_name(&args.eval)?;
+    if let Some(path) = &args.evalfile {
+        crate::search::eval::nnue::Network::load(path).map_err(|e| format!("--evalfile: {e}"))?;
+    }
     let settings = crate::search::bench::BenchSettings {
         depth,
         threads: args.threads,
@@ -1160,9 +1177,27 @@ pub fn run_perft(args: &PerftArgs) -> Result<(), String> {
     }
     let mut engine = Engine::new();
     engine.set_rules(args.rules.build()?);
-    let start = match &args.position {
-        Some(record) => StartPoint::from_words(&[record.as_str(), args.side.as_str()])?,
-        None => StartPoint::Initial,
+    let start = match (&args.position, &args.side) {
+        (Some(record), side) => {
+            let side = side.as_deref().unwrap_or("a");
+            side.parse::<Side>().map_err(|e| format!("--side: {e}"))?;
+            let start = StartPoint::from_words(&[record.as_str(), side])
+                .map_err(|e| format!("--position: {e}"))?;
+            if let StartPoint::Position { setup, .. } = &start {
+                let size = engine.rules().size();
+                if setup.size != size {
+                    return Err(format!(
+                        "--position is a {0}x{0} board, but --variant {1} plays on {2}x{2}: name the rules it belongs to with --variant",
+                        setup.size,
+                        engine.rules().options().preset,
+                        size
+                    ));
+                }
+            }
+            start
+        }
+        (None, Some(_)) => return Err("--side needs --position".into()),
+        (None, None) => StartPoint::Initial,
     };
     engine.set_position::<&str>(&start, &[])?;
     let counting = if args.plain {

@@ -78,3 +78,75 @@ fn argument_errors_have_one_form() {
         assert!(!out.is_empty());
     }
 }
+
+/// Errors on the command line are worded for the command line: the flag
+/// at fault, not a protocol option or a Rust error.
+#[test]
+fn errors_name_the_flag_at_fault() {
+    let dir = std::env::temp_dir().join(format!("konakis-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let binary = dir.join("binary.rec");
+    std::fs::write(&binary, [0xff_u8, 0xfe, 0x00, 0x81, 0x9c, 0x00, 0xc3]).unwrap();
+    let binary = binary.to_string_lossy().to_string();
+    let out = dir.join("never.bin").to_string_lossy().to_string();
+    let record7 = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["bench", "--evalfile", "/nope"], "--evalfile: /nope"),
+        (
+            vec!["perft", "--position", record7, "2"],
+            "--position is a 7x7 board, but --variant tablut plays on 9x9",
+        ),
+        (vec!["perft", "--side", "d", "2"], "--side needs --position"),
+        (
+            vec![
+                "perft",
+                "--variant",
+                "brandubh",
+                "--position",
+                record7,
+                "--side",
+                "x",
+                "2",
+            ],
+            "--side: unknown side 'x'",
+        ),
+        (
+            vec!["stats", &binary],
+            "not a records file (it is not text)",
+        ),
+        (
+            vec!["replay", &binary],
+            "not a records file (it is not text)",
+        ),
+        (
+            vec![
+                "tune",
+                "--data",
+                &binary,
+                "--validation",
+                "1.5",
+                "--out",
+                &out,
+            ],
+            "--validation must be from 0 to below 0.9, not 1.5",
+        ),
+        (
+            vec!["datagen", "--eval", "foo", "--games", "1", "--out", &out],
+            "--eval takes learned, hand, nnue, classic, not 'foo'",
+        ),
+    ];
+    for (args, expected) in cases {
+        let (code, _, err) = konakis(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(
+            !err.contains("the net in use is kept") && !err.contains("option Eval"),
+            "{err}"
+        );
+    }
+    assert!(!std::path::Path::new(&out).exists());
+    // replay takes several files, as stats does.
+    let (code, _, err) = konakis(&["replay", &binary, &binary]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("not a records file"), "{err}");
+}

@@ -373,8 +373,14 @@ pub fn run(cfg: &TuneConfig) -> Result<TuneReport, String> {
     if cfg.data.is_empty() {
         return Err("give at least one --data file".into());
     }
-    if !(0.0..=1.0).contains(&cfg.lambda) || !(0.0..0.9).contains(&cfg.validation) {
-        return Err("--lambda must be 0 to 1 and --validation 0 to 0.9".into());
+    if !(0.0..=1.0).contains(&cfg.lambda) {
+        return Err(format!("--lambda must be 0 to 1, not {}", cfg.lambda));
+    }
+    if !(0.0..0.9).contains(&cfg.validation) {
+        return Err(format!(
+            "--validation must be from 0 to below 0.9, not {}",
+            cfg.validation
+        ));
     }
     let mut family = cfg.family;
     let mut train = Vec::new();

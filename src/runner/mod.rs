@@ -27,6 +27,15 @@ use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// A text file's contents; a file that is not text (a binary file given by
+/// mistake) is named as not being `what`, not as bad UTF-8.
+pub(crate) fn read_text(path: &str, what: &str) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::InvalidData => format!("{path}: not {what} (it is not text)"),
+        _ => format!("{path}: {e}"),
+    })
+}
+
 /// The values of `key=value` command-line words, in the order of `keys`
 /// (`None` for a key not given); `option` names the flag in errors.
 pub(crate) fn key_values<'a>(
@@ -992,7 +1001,7 @@ pub fn merged_tally(
     let mut seen: std::collections::HashMap<usize, (usize, String)> = Default::default();
     let mut later_runs = Vec::new();
     for (file, path) in paths.iter().enumerate() {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let text = read_text(path, "a records file")?;
         let mut run = Vec::new();
         for (i, line) in text
             .lines()

@@ -43,7 +43,7 @@ fn read_games(cfg: &OpeningsConfig) -> Result<(Vec<ReadGame>, Rules), String> {
     let mut games = Vec::new();
     let mut named: Option<(Rules, String)> = None;
     for path in &cfg.from {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let text = super::read_text(path, "a game records file")?;
         let read = import::read_games(&text).map_err(|e| format!("{path}: {e}"))?;
         if let Some(e) = read.errors.first() {
             return Err(format!("{path}: {e}"));
@@ -51,7 +51,9 @@ fn read_games(cfg: &OpeningsConfig) -> Result<(Vec<ReadGame>, Rules), String> {
         for g in read.games {
             let at = format!("{path}:{}", g.line);
             match (&g.rules, &cfg.rules, &named) {
-                (Some(r), Some(asked), _) if read.format == import::Format::Konakis && r != asked => {
+                (Some(r), Some(asked), _)
+                    if read.format == import::Format::Konakis && r != asked =>
+                {
                     return Err(format!(
                         "{at}: the game was played under other rules ({})",
                         r.summary()
