@@ -636,3 +636,55 @@ fn protocol_md_lists_the_options_and_presets_tei_prints() {
     all.sort();
     assert_eq!(presets, all, "protocol.md's Variant row misses presets");
 }
+
+/// The small things a person at the prompt meets: `help` lists the
+/// commands, `d` marks Ashton's camps, `eval` says whose view its terms
+/// are, an aspiration failure prints no empty `pv`, and `go nodes 0`
+/// still searches depth 1 and says so.
+#[test]
+fn what_a_person_at_the_prompt_sees() {
+    let mut e = started();
+    e.send("help");
+    e.send("isready");
+    let lines = e.expect("readyok", T);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string go ")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("unknown command")),
+        "{lines:?}"
+    );
+    e.send("setoption name Variant value ashton");
+    e.send("position /9/9/9/9/4K4/9/9/9/8t/ d");
+    e.send("d");
+    let lines = e.expect("result", T);
+    let rank1 = lines.iter().find(|l| l.starts_with(" 1 ")).unwrap();
+    assert_eq!(rank1.trim_end(), " 1 . . . ^ ^ ^ . . .");
+    e.send("eval");
+    let lines = e.expect("eval in use", T);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "eval material 0 (defenders' view)"
+                || l.starts_with("eval material ") && l.ends_with("(defenders' view)")),
+        "{lines:?}"
+    );
+    e.send("setoption name Variant value copenhagen");
+    e.send("position startpos");
+    e.send("go depth 8");
+    let lines = e.expect("bestmove", T);
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.ends_with(" pv") && !l.ends_with(" pv ")),
+        "{lines:?}"
+    );
+    e.send("position startpos");
+    e.send("go nodes 0");
+    let lines = e.expect("bestmove", T);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{lines:?}"
+    );
+}

@@ -31,6 +31,8 @@ pub enum Command {
         uci: bool,
     },
     IsReady,
+    /// `help`: the commands, one line each.
+    Help,
     SetOption {
         name: String,
         value: Option<String>,
@@ -179,6 +181,7 @@ impl FromStr for Command {
             "tei" => no_args(Command::Tei { uci: false }),
             "uci" => no_args(Command::Tei { uci: true }),
             "isready" => no_args(Command::IsReady),
+            "help" => no_args(Command::Help),
             "setoption" => parse_setoption(rest),
             "newgame" | "teinewgame" | "ucinewgame" => no_args(Command::NewGame),
             "position" => parse_position(rest),
@@ -210,7 +213,9 @@ impl FromStr for Command {
                     .ok_or_else(|| format!("bench: depth must be 1 to {BENCH_MAX}, not '{d}'")),
                 _ => Err("bench: expected 'bench [depth]'".into()),
             },
-            _ => Err(format!("unknown command '{word}'")),
+            _ => Err(format!(
+                "unknown command '{word}' (help lists the commands)"
+            )),
         }
     }
 }

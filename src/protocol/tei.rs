@@ -32,6 +32,21 @@ struct Task {
     handle: JoinHandle<()>,
 }
 
+/// What `help` prints: the commands (protocol.md has the details).
+const HELP: &[&str] = &[
+    "commands (protocol.md has the details):",
+    "tei | uci                                 identify; list the options; teiok (uciok)",
+    "isready                                   readyok once ready",
+    "setoption name <Name> [value <V>]         set an option (Variant, rules, Hash, Threads, MultiPV, ...)",
+    "newgame                                   a new game: clear the table, the start position",
+    "position startpos|<record> <a|d> [moves <m>...]   set the position",
+    "go [depth|nodes|movetime|atime dtime ainc dinc|infinite|ponder|mate|searchmoves ...]   search",
+    "stop | ponderhit                          end a search; the expected move was played",
+    "d | result | moves | eval | roads         show the board, the result, the legal moves, the evaluation, open roads",
+    "perft <depth> | bench [depth]             count the move tree; the bench signature",
+    "help | quit",
+];
+
 /// Formats an `info` line.
 pub fn info_line(info: &Info) -> String {
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
@@ -40,8 +55,14 @@ pub fn info_line(info: &Info) -> String {
         Some(crate::search::tt::Bound::Upper) => " upperbound",
         _ => "",
     };
+    // An aspiration failure may have no line yet: no empty `pv`.
+    let pv = if pv.is_empty() {
+        String::new()
+    } else {
+        format!(" pv {}", pv.join(" "))
+    };
     format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {}{pv}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -51,7 +72,6 @@ pub fn info_line(info: &Info) -> String {
         info.nps,
         info.hashfull,
         info.time.as_millis(),
-        pv.join(" ")
     )
 }
 
@@ -146,6 +166,7 @@ impl Session {
             cmd,
             Command::Empty
                 | Command::Tei { .. }
+                | Command::Help
                 | Command::IsReady
                 | Command::PonderHit
                 | Command::Display
@@ -171,6 +192,11 @@ impl Session {
                 self.out.line(if uci { "uciok" } else { "teiok" });
             }
             Command::IsReady => self.out.line("readyok"),
+            Command::Help => {
+                for line in HELP {
+                    self.out.line(&format!("info string {line}"));
+                }
+            }
             Command::SetOption { name, value } => {
                 self.engine.set_option(&name, value.as_deref())?
             }
@@ -283,7 +309,7 @@ impl Session {
             ("mobility", b.mobility),
             ("tempo", b.tempo),
         ] {
-            self.out.line(&format!("eval {name} {v}"));
+            self.out.line(&format!("eval {name} {v} (defenders' view)"));
         }
         let total = b.total();
         let stm = match self.engine.game().side_to_move() {

@@ -1263,7 +1263,8 @@ impl Position {
         next
     }
 
-    /// A text diagram, rank 1 at the bottom.
+    /// A text diagram, rank 1 at the bottom: pieces by their letters, an
+    /// empty throne `+`, a restricted corner `#`, an empty camp `^`.
     pub fn diagram(&self, rules: &Rules) -> String {
         let n = rules.size();
         let m = rules.masks();
@@ -1276,6 +1277,7 @@ impl Position {
                     Some(p) => p.letter(),
                     None if m.throne.has(sq) => '+',
                     None if m.corners.has(sq) && m.soldier_forbidden.has(sq) => '#',
+                    None if m.camps.has(sq) => '^',
                     None => '.',
                 };
                 s.push(c);

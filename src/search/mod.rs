@@ -748,6 +748,8 @@ fn relay_main_thread(
         let wait = if let Some(end) = grace_ends {
             match shared.clock_elapsed() {
                 now if now < end => Some(end - now),
+                // The main thread always completes depth 1: wait for it.
+                _ if completed.is_empty() => Some(tick),
                 _ => return completed,
             }
         } else if shared.pondering.load(Ordering::Relaxed) {
@@ -787,7 +789,8 @@ fn build_result(
     let nodes = shared.nodes.load(Ordering::Relaxed);
     let time = shared.start.elapsed();
     let Some(first) = lines.first() else {
-        // Stopped before depth 1 finished: play the first legal move.
+        // No completed iteration (the main thread failed: it always
+        // completes depth 1): play the first legal move.
         return SearchResult {
             best: Some(legal[0]),
             nodes,

@@ -239,6 +239,10 @@ pub struct Searcher<'a> {
     unreported: u64,
     seldepth: usize,
     stopped: bool,
+    /// Until the main thread completes depth 1 it does not stop: a move is
+    /// always a searched one (a stop, a node limit or a tiny clock then
+    /// ends the search right after it).
+    first_iteration_done: bool,
     root_side: Side,
     lmr: [[u8; 64]; 64],
     /// Root moves already taken by earlier MultiPV lines this iteration.
@@ -273,6 +277,7 @@ impl<'a> Searcher<'a> {
             unreported: 0,
             seldepth: 0,
             stopped: false,
+            first_iteration_done: false,
             root_side: setup.root.side_to_move(),
             lmr,
             excluded_root: Vec::new(),
@@ -341,6 +346,9 @@ impl<'a> Searcher<'a> {
 
     #[inline]
     fn should_stop(&mut self) -> bool {
+        if !self.first_iteration_done && self.is_main() {
+            return false;
+        }
         if !self.stopped && self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
         }
@@ -1115,6 +1123,7 @@ impl<'a> Searcher<'a> {
             }
             iteration.sort_by_key(|l| std::cmp::Reverse(l.score));
             lines = iteration;
+            self.first_iteration_done = true;
             if !self.is_main() {
                 depth += 1;
                 continue;
