@@ -93,6 +93,12 @@ fn datagen_files_are_reproducible_and_read_back() {
         "{stats}"
     );
     assert!(stats.contains("histogram"), "{stats}");
+    // Words, not Rust's debug maps; and why games may be fewer than played.
+    assert!(
+        !stats.contains('{') && stats.contains("results by game: attackers won "),
+        "{stats}"
+    );
+    assert!(stats.contains("is not counted"), "{stats}");
 }
 
 #[test]

@@ -847,7 +847,10 @@ fn openings_say_why_they_have_none() {
     assert!(err.contains("--variant"), "{err}");
     let (code, _, err) = openings(&["--variant", "tablut", "--from", &csv, "--plies", "8"]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("games cannot be replayed under tablut"), "{err}");
+    assert!(
+        err.contains("games cannot be replayed under tablut"),
+        "{err}"
+    );
     assert!(err.contains("--variant"), "{err}");
     let (code, _, err) = openings(&["--variant", "copenhagen", "--from", &csv, "--plies", "5000"]);
     assert_eq!(code, Some(2));
@@ -862,4 +865,62 @@ fn openings_say_why_they_have_none() {
     let (code, out, err) = openings(&["--from", &rec.to_string_lossy(), "--plies", "3"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("startpos moves d6-f6 d5-f5 d7-e7"), "{out}");
+}
+
+/// `konakis stats` merges what it is given, but says when the files may
+/// not be one match: some in pairs and some not, or other rule changes.
+/// Its Elo interval gives both ends, unbounded ones named.
+#[test]
+fn stats_warns_about_files_that_may_not_be_one_match() {
+    let line = |n: usize, opening: Option<usize>, rules: &str, a: &str, d: &str, winner: &str| {
+        let opening = opening
+            .map(|o| format!(" | opening {o}"))
+            .unwrap_or_default();
+        format!("konakis-game 1 | game {n}{opening} | variant brandubh | rules {rules} | start startpos | attackers {a} | defenders {d} | result {winner} unfinished | plies 0 | moves \n")
+    };
+    let paired = tmp("stats-paired.rec");
+    std::fs::write(
+        &paired,
+        line(1, Some(0), "-", "new", "old", "draw") + &line(2, Some(0), "-", "old", "new", "draw"),
+    )
+    .unwrap();
+    let single = tmp("stats-single.rec");
+    std::fs::write(
+        &single,
+        line(3, None, "-", "new", "old", "draw") + &line(4, None, "-", "old", "new", "draw"),
+    )
+    .unwrap();
+    let other = tmp("stats-other.rec");
+    std::fs::write(
+        &other,
+        line(5, Some(2), "KingArmed=false", "new", "old", "draw")
+            + &line(6, Some(2), "KingArmed=false", "old", "new", "draw"),
+    )
+    .unwrap();
+    let stats = |files: &[&std::path::PathBuf]| {
+        let out = Command::new(KONAKIS)
+            .arg("stats")
+            .args(files)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let report = stats(&[&paired, &paired.clone()][..1]);
+    assert!(!report.contains("warning"), "{report}");
+    assert!(
+        report.contains("Elo +0.0 ± ") && report.contains(" ["),
+        "{report}"
+    );
+    let report = stats(&[&paired, &single]);
+    assert!(
+        report.contains("holds games in pairs (--repeat)"),
+        "{report}"
+    );
+    let report = stats(&[&paired, &other]);
+    assert!(report.contains("other rule changes"), "{report}");
 }

@@ -267,26 +267,36 @@ pub fn stats(path: &str) -> Result<String, String> {
     let n = file.records.len();
     let games: std::collections::BTreeSet<u32> = file.records.iter().map(|r| r.game).collect();
     out.push_str(&format!(
-        "{path}: rules {}, {n} positions from {} games\n",
+        "{path}: rules {}, {n} positions from {} games (a game none of whose positions was kept, say one decided at once, is not counted)\n",
         file.rules_text,
         games.len()
     ));
-    let mut results = std::collections::BTreeMap::new();
+    // Attackers, defenders, draws: by position and by game.
+    let mut results = [0usize; 3];
     let mut game_results = std::collections::BTreeMap::new();
     let mut adjudicated = 0;
     let mut to_move = [0usize; 2];
+    let slot = |r: data::GameResult| match r {
+        data::GameResult::AttackersWon => 0,
+        data::GameResult::DefendersWon => 1,
+        data::GameResult::Draw => 2,
+    };
     for r in &file.records {
-        *results.entry(format!("{:?}", r.result)).or_insert(0usize) += 1;
+        results[slot(r.result)] += 1;
         game_results.insert(r.game, r.result);
         adjudicated += r.adjudicated as usize;
         to_move[(r.side == Side::Defenders) as usize] += 1;
     }
-    let mut by_game = std::collections::BTreeMap::new();
+    let mut by_game = [0usize; 3];
     for result in game_results.values() {
-        *by_game.entry(format!("{result:?}")).or_insert(0usize) += 1;
+        by_game[slot(*result)] += 1;
     }
-    out.push_str(&format!("results by position: {results:?}\n"));
-    out.push_str(&format!("results by game: {by_game:?}\n"));
+    for (what, c) in [("position", results), ("game", by_game)] {
+        out.push_str(&format!(
+            "results by {what}: attackers won {}, defenders won {}, draws {}\n",
+            c[0], c[1], c[2]
+        ));
+    }
     out.push_str(&format!(
         "adjudicated (length limit): {adjudicated} positions; to move: attackers {} defenders {}\n",
         to_move[0], to_move[1]

@@ -495,14 +495,27 @@ impl Tally {
     }
 }
 
+/// `Elo +X ± M [low, high]`: the interval's two ends as well, since it
+/// is not symmetric in Elo; an end the score's interval puts at 0 or 1 is
+/// unbounded and named so.
 fn elo_text(est: Option<stats::EloEstimate>) -> String {
     match est {
-        Some(e) => format!(
-            "Elo {:+.1} ± {:.1}, LOS {:.1}%",
-            e.elo,
-            e.margin,
-            e.los * 100.0
-        ),
+        Some(e) => {
+            let end = |v: Option<f64>, inf: &str| v.map_or(inf.to_string(), |v| format!("{v:+.1}"));
+            let unbounded = if e.low.is_none() || e.high.is_none() {
+                " (the score's interval reaches 0 or 1: unbounded)"
+            } else {
+                ""
+            };
+            format!(
+                "Elo {:+.1} ± {:.1} [{}, {}]{unbounded}, LOS {:.1}%",
+                e.elo,
+                e.margin,
+                end(e.low, "-inf"),
+                end(e.high, "+inf"),
+                e.los * 100.0
+            )
+        }
         None => "Elo -".into(),
     }
 }
@@ -848,6 +861,7 @@ pub fn report(cfg: &MatchConfig, outcome: &MatchOutcome) -> String {
         repeat: cfg.repeat,
         sprt: cfg.sprt,
         later_runs: Vec::new(),
+        warnings: Vec::new(),
     };
     report_tally(&header, &outcome.tally, outcome.sprt_stop)
 }
@@ -861,6 +875,10 @@ pub struct ReportHeader {
     /// Merged files that were further runs of the match, renumbered after
     /// the earlier files' games: `FILE: games N+`.
     pub later_runs: Vec<String>,
+    /// Merged files that may not be one match: some played in pairs and
+    /// some not, or under other rule changes. (Engine options are not in
+    /// the records, so they cannot be compared.)
+    pub warnings: Vec<String>,
 }
 
 /// The report of a tally (a match's, or merged records').
@@ -878,6 +896,9 @@ pub fn report_tally(head: &ReportHeader, t: &Tally, sprt_stop: Option<SprtStop>)
             "  later runs, numbered after the earlier files' games: {}\n",
             head.later_runs.join(", ")
         ));
+    }
+    for w in &head.warnings {
+        s.push_str(&format!("  warning: {w}\n"));
     }
     s.push_str(&format!(
         "  {}: +{} ={} -{}, score {:.3}, {}\n",
@@ -992,6 +1013,10 @@ pub fn carried_pairs_report(
 /// earlier files' and its openings after theirs, so that its pairs stay its
 /// own and the SPRT reads the runs one after another. The same game in two
 /// files is an error.
+/// A merged records file: its path, whether its games came in pairs, and
+/// its rule changes.
+type FileKind = (String, bool, Vec<(String, String)>);
+
 pub fn merged_tally(
     paths: &[String],
     sprt: Option<Sprt>,
@@ -1000,6 +1025,8 @@ pub fn merged_tally(
     // Where each game number so far came from: the file and its line.
     let mut seen: std::collections::HashMap<usize, (usize, String)> = Default::default();
     let mut later_runs = Vec::new();
+    // Per file: whether its games came in pairs, and its rule changes.
+    let mut kinds: Vec<FileKind> = Vec::new();
     for (file, path) in paths.iter().enumerate() {
         let text = read_text(path, "a records file")?;
         let mut run = Vec::new();
@@ -1010,6 +1037,16 @@ pub fn merged_tally(
         {
             let r = GameRecord::parse(line).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
             run.push((line.trim().to_string(), r));
+        }
+        let mut per_opening = std::collections::HashMap::new();
+        for (_, r) in &run {
+            *per_opening
+                .entry(r.opening.unwrap_or(r.number))
+                .or_insert(0) += 1;
+        }
+        if let Some((_, r)) = run.first() {
+            let paired = per_opening.values().any(|&c| c > 1);
+            kinds.push((path.clone(), paired, r.overrides.clone()));
         }
         let mut another_run = false;
         for (line, r) in &run {
@@ -1101,12 +1138,33 @@ pub fn merged_tally(
             sprt_stop = SprtStop::reached(&tally.sprt_state(s, repeat), tally.games);
         }
     }
+    let mut warnings = Vec::new();
+    if let Some((first, paired, overrides)) = kinds.first() {
+        for (path, p, o) in &kinds[1..] {
+            if p != paired {
+                let (pairs, single) = if *paired {
+                    (first, path)
+                } else {
+                    (path, first)
+                };
+                warnings.push(format!(
+                    "{pairs} holds games in pairs (--repeat), {single} does not: are they one match?"
+                ));
+            }
+            if o != overrides {
+                warnings.push(format!(
+                    "{path} was played under other rule changes than {first}"
+                ));
+            }
+        }
+    }
     let head = ReportHeader {
         names: names.map(|n| n.unwrap_or_else(|| "?".into())),
         variant,
         repeat,
         sprt,
         later_runs,
+        warnings,
     };
     Ok((head, tally, sprt_stop))
 }

@@ -99,7 +99,12 @@ fn mean_var(dist: &[(f64, f64)]) -> (f64, f64) {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {
     pub elo: f64,
+    /// Half the interval's width (for a symmetric `±`).
     pub margin: f64,
+    /// The interval's ends; `None` where the score's interval reaches 0
+    /// or 1, whose Elo is unbounded.
+    pub low: Option<f64>,
+    pub high: Option<f64>,
     pub los: f64,
 }
 
@@ -120,8 +125,9 @@ fn estimate(dist: &[(f64, f64)], samples: f64) -> Option<EloEstimate> {
     let (mean, _) = mean_var(dist);
     let (_, var) = mean_var(&regularised(dist, samples));
     let stderr = (var / samples).sqrt();
-    let lo = elo_from_score(mean - 1.959964 * stderr);
-    let hi = elo_from_score(mean + 1.959964 * stderr);
+    let (score_lo, score_hi) = (mean - 1.959964 * stderr, mean + 1.959964 * stderr);
+    let lo = elo_from_score(score_lo);
+    let hi = elo_from_score(score_hi);
     let los = if stderr > 0.0 {
         phi((mean - 0.5) / stderr)
     } else if mean > 0.5 {
@@ -135,6 +141,8 @@ fn estimate(dist: &[(f64, f64)], samples: f64) -> Option<EloEstimate> {
         // `+ 0.0` turns -0.0 into 0.0 for display.
         elo: elo_from_score(mean) + 0.0,
         margin: (hi - lo) / 2.0,
+        low: (score_lo > 0.0).then_some(lo),
+        high: (score_hi < 1.0).then_some(hi),
         los,
     })
 }
@@ -270,7 +278,16 @@ mod tests {
         // prior of one pseudo-game); stderr 0.04: interval elo(0.7 ±
         // 0.0785) = 86.0 .. 218.3, half-width 66.1.
         assert!(close(e.margin, 66.11, 0.05), "{e:?}");
+        assert!(
+            close(e.low.unwrap(), 86.1, 0.1) && close(e.high.unwrap(), 218.4, 0.1),
+            "{e:?}"
+        );
         assert!(e.los > 0.9999);
+        // Nearly every pair won: the score's interval passes 1, so the
+        // upper end is unbounded (a symmetric ± was meaningless there).
+        let lopsided = Pentanomial([0, 0, 1, 0, 9]);
+        let e = elo_pentanomial(&lopsided).unwrap();
+        assert!(e.high.is_none() && e.low.is_some(), "{e:?}");
         let even = Wdl {
             wins: 10,
             draws: 0,
