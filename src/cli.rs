@@ -670,6 +670,10 @@ pub struct DatagenArgs {
     /// Print a data file's positions, results and score histogram instead.
     #[arg(long, value_name = "FILE", conflicts_with = "out")]
     pub stats: Option<String>,
+    /// Merge these data files (of one rule set: the shards of a cluster
+    /// run) into --out, instead of playing games.
+    #[arg(long, value_name = "FILE", num_args = 1.., requires = "out")]
+    pub merge: Vec<String>,
     /// Append the positions of games people played instead (a CSV in the
     /// format of ../shared/cases/real/; no search scores).
     #[arg(long, value_name = "CSV")]
@@ -680,6 +684,17 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
     use crate::learn::datagen::{self, DatagenConfig, Openings};
     if let Some(path) = &args.stats {
         say!("{}", datagen::stats(path)?.trim_end());
+        return Ok(());
+    }
+    if !args.merge.is_empty() {
+        let out = args.out.clone().unwrap_or_default();
+        let s = datagen::merge(&args.merge, &out)?;
+        say!(
+            "{} games, {} positions from {} files merged into {out}",
+            s.games,
+            s.positions,
+            args.merge.len()
+        );
         return Ok(());
     }
     let (preset, overrides) = args.rules.parts()?;

@@ -551,3 +551,98 @@ fn a_failed_import_leaves_no_file() {
     assert!(ok, "{stdout}\n{stderr}");
     assert!(read_file(&out).is_ok());
 }
+
+/// Data generation on a cluster: `docs/cluster/datagen-shard.sh` under
+/// either scheduler's convention plays one shard with its own seed, and
+/// `datagen --merge` joins the shards into one training file whose games
+/// stay apart, which the tuner reads.
+#[test]
+fn datagen_shards_merge_into_one_file() {
+    let script =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/cluster/datagen-shard.sh");
+    let dir = tmp("datagen-shards");
+    let _ = std::fs::remove_dir_all(&dir);
+    for (k, var) in [(0, "SLURM_ARRAY_TASK_ID"), (1, "JOB_COMPLETION_INDEX")] {
+        let out = Command::new("sh")
+            .arg(&script)
+            .arg(&dir)
+            .args([
+                "--variant",
+                "brandubh",
+                "--games",
+                "4",
+                "--nodes",
+                "300",
+                "--threads",
+                "1",
+            ])
+            .env("KONAKIS", env!("CARGO_BIN_EXE_konakis"))
+            .env("SEED", "40")
+            .env(var, k.to_string())
+            .env_remove(if var == "SLURM_ARRAY_TASK_ID" {
+                "JOB_COMPLETION_INDEX"
+            } else {
+                "SLURM_ARRAY_TASK_ID"
+            })
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let shards: Vec<String> = (0..2).map(|k| format!("{dir}/shard-{k}.bin")).collect();
+    let files: Vec<_> = shards.iter().map(|s| read_file(s).unwrap()).collect();
+    assert_ne!(files[0].records, files[1].records, "the seeds differ");
+    let merged = format!("{dir}/merged.bin");
+    let (ok, stdout, stderr) = konakis(&[
+        "datagen", "--merge", &shards[0], &shards[1], "--out", &merged,
+    ]);
+    assert!(ok, "{stdout}\n{stderr}");
+    let m = read_file(&merged).unwrap();
+    assert_eq!(
+        m.records.len(),
+        files[0].records.len() + files[1].records.len()
+    );
+    let games = |recs: &[konakis::learn::data::Record]| {
+        recs.iter()
+            .map(|r| r.game)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+    };
+    assert_eq!(
+        games(&m.records),
+        games(&files[0].records) + games(&files[1].records)
+    );
+    let weights = format!("{dir}/w.txt");
+    let (ok, _, stderr) = konakis(&[
+        "tune", "--data", &merged, "--epochs", "2", "--out", &weights,
+    ]);
+    assert!(ok, "{stderr}");
+    // Files of other rules are refused.
+    let other = format!("{dir}/tablut.bin");
+    let (ok, _, _) = konakis(&[
+        "datagen",
+        "--variant",
+        "tablut",
+        "--games",
+        "1",
+        "--nodes",
+        "200",
+        "--threads",
+        "1",
+        "--out",
+        &other,
+    ]);
+    assert!(ok);
+    let (ok, _, stderr) = konakis(&[
+        "datagen",
+        "--merge",
+        &shards[0],
+        &other,
+        "--out",
+        &format!("{dir}/bad.bin"),
+    ]);
+    assert!(!ok && stderr.contains("holds positions of"), "{stderr}");
+}

@@ -320,6 +320,80 @@ pub fn stats(path: &str) -> Result<String, String> {
     Ok(out)
 }
 
+/// Merges data files of the same rules (the shards of a cluster run,
+/// each with its own seed) into `out`, appended to it if it exists. Game
+/// numbers are shifted so that the games of different files stay apart
+/// (the tuner holds games out by their number). Returns the games and
+/// positions merged.
+pub fn merge(inputs: &[String], out: &str) -> Result<DatagenSummary, String> {
+    if inputs.is_empty() {
+        return Err("--merge needs at least one data file".into());
+    }
+    let mut files = Vec::new();
+    for path in inputs {
+        if path == out {
+            return Err(format!("{path} is both merged and the output"));
+        }
+        files.push(data::read_file(path).map_err(|e| format!("{path}: {e}"))?);
+    }
+    let rules_text = files[0].rules_text.clone();
+    if let Some((path, f)) = inputs
+        .iter()
+        .zip(&files)
+        .find(|(_, f)| f.rules_text != rules_text)
+    {
+        return Err(format!(
+            "{path} holds positions of '{}', {} of '{rules_text}'",
+            f.rules_text, inputs[0]
+        ));
+    }
+    let existing = existing_games(out, &rules_text)?;
+    let mut next_game = existing.unwrap_or(0);
+    let mut bytes = Vec::new();
+    let mut summary = DatagenSummary::default();
+    for f in &files {
+        let base = next_game;
+        for r in &f.records {
+            let mut r = r.clone();
+            r.game += base;
+            next_game = next_game.max(r.game + 1);
+            bytes.extend_from_slice(&r.to_bytes());
+        }
+        summary.games += f
+            .records
+            .iter()
+            .map(|r| r.game)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        summary.positions += f.records.len();
+    }
+    write_records(out, &rules_text, existing.is_some(), &bytes)?;
+    Ok(summary)
+}
+
+/// Appends records to an existing data file, or writes a new one whole
+/// beside its place and renames it (a failure leaves nothing behind).
+fn write_records(out: &str, rules_text: &str, exists: bool, bytes: &[u8]) -> Result<(), String> {
+    if exists {
+        return std::fs::OpenOptions::new()
+            .append(true)
+            .open(out)
+            .and_then(|mut f| f.write_all(bytes))
+            .map_err(|e| format!("{out}: {e}"));
+    }
+    let partial = format!("{out}.partial");
+    std::fs::File::create(&partial)
+        .and_then(|mut f| {
+            data::write_header(&mut f, rules_text)?;
+            f.write_all(bytes)
+        })
+        .and_then(|()| std::fs::rename(&partial, out))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&partial);
+            format!("{out}: {e}")
+        })
+}
+
 /// Imports games people played (the hnefatafl-copenhagen CSV format of
 /// `../shared/cases/real/`: moves, two capture counts, `White`, `Black`,
 /// `Draw` or `Ongoing`) as positions without a search score, appended to
@@ -371,26 +445,6 @@ pub fn import_games(
             bytes.extend_from_slice(&r.to_bytes());
         }
     }
-    match existing {
-        Some(_) => std::fs::OpenOptions::new()
-            .append(true)
-            .open(out)
-            .and_then(|mut f| f.write_all(&bytes))
-            .map_err(|e| format!("{out}: {e}"))?,
-        None => {
-            // A new file is written whole beside its place, then renamed.
-            let partial = format!("{out}.partial");
-            std::fs::File::create(&partial)
-                .and_then(|mut f| {
-                    data::write_header(&mut f, &rules_text)?;
-                    f.write_all(&bytes)
-                })
-                .and_then(|()| std::fs::rename(&partial, out))
-                .map_err(|e| {
-                    let _ = std::fs::remove_file(&partial);
-                    format!("{out}: {e}")
-                })?;
-        }
-    }
+    write_records(out, &rules_text, existing.is_some(), &bytes)?;
     Ok(summary)
 }
