@@ -354,7 +354,7 @@ pub fn merge(inputs: &[String], out: &str) -> Result<DatagenSummary, String> {
     for f in &files {
         let base = next_game;
         for r in &f.records {
-            let mut r = r.clone();
+            let mut r = *r;
             r.game += base;
             next_game = next_game.max(r.game + 1);
             bytes.extend_from_slice(&r.to_bytes());
