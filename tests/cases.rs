@@ -164,16 +164,11 @@ fn games_hnefatafl_org() {
     check_games_file("tests/data/hnefatafl-org/games.txt");
 }
 
-/// The copy in `tests/data/cases/` equals `../shared/cases/` wherever that
-/// folder is present, so new or changed cases there are noticed.
+/// The copies in `tests/data/cases/` and `tests/data/opentafl/` equal
+/// `../shared/cases/` and `../shared/opentafl/` wherever `../shared` is
+/// present, so new or changed cases there are noticed.
 #[test]
 fn the_copy_of_the_shared_cases_is_current() {
-    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/cases");
-    if !shared.is_dir() {
-        eprintln!("no ../shared/cases here: the copy in tests/data/cases is used as it is");
-        return;
-    }
-    let copy = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/cases");
     fn files(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
@@ -184,20 +179,29 @@ fn the_copy_of_the_shared_cases_is_current() {
             }
         }
     }
-    let (mut theirs, mut ours) = (Vec::new(), Vec::new());
-    files(&shared, &shared, &mut theirs);
-    files(&copy, &copy, &mut ours);
-    theirs.sort();
-    ours.sort();
-    assert_eq!(
-        theirs, ours,
-        "the files differ: copy ../shared/cases/ to tests/data/cases/ again"
-    );
-    for f in theirs {
-        assert!(
-            std::fs::read(shared.join(&f)).unwrap() == std::fs::read(copy.join(&f)).unwrap(),
-            "{} differs: copy ../shared/cases/ to tests/data/cases/ again",
-            f.display()
-        );
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for folder in ["cases", "opentafl"] {
+        let shared = root.join("../shared").join(folder);
+        if !shared.is_dir() {
+            eprintln!(
+                "no ../shared/{folder} here: the copy in tests/data/{folder} is used as it is"
+            );
+            continue;
+        }
+        let copy = root.join("tests/data").join(folder);
+        let (mut theirs, mut ours) = (Vec::new(), Vec::new());
+        files(&shared, &shared, &mut theirs);
+        files(&copy, &copy, &mut ours);
+        theirs.sort();
+        ours.sort();
+        let again = format!("copy ../shared/{folder}/ to tests/data/{folder}/ again");
+        assert_eq!(theirs, ours, "the files differ: {again}");
+        for f in theirs {
+            assert!(
+                std::fs::read(shared.join(&f)).unwrap() == std::fs::read(copy.join(&f)).unwrap(),
+                "{} differs: {again}",
+                f.display()
+            );
+        }
     }
 }

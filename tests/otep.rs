@@ -10,7 +10,6 @@ mod engine;
 use engine::EngineProcess;
 use konakis::rules::otn::{otn_rules_string, parse_otn_rules};
 use konakis::rules::{Game, Move, Preset, Rules, Side};
-use std::path::PathBuf;
 use std::time::Duration;
 
 const T: Duration = Duration::from_secs(20);
@@ -101,10 +100,7 @@ fn plays_whole_games_for_either_side() {
 
 #[test]
 fn every_supported_opentafl_variant_plays() {
-    let dir = match std::env::var_os("KONAKIS_OPENTAFL") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/opentafl"),
-    };
+    let dir = common::opentafl_dir();
     let text = std::fs::read_to_string(dir.join("variants.otr")).unwrap();
     let mut played = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {

@@ -1,16 +1,15 @@
-//! OpenTafl's built-in variants (`../shared/opentafl/variants.otr`): every
+//! OpenTafl's built-in variants (`../shared/opentafl/variants.otr`, copied
+//! into `tests/data/opentafl/`): every
 //! one our rules can express loads and plays a game; the others are refused
 //! with an error naming what is missing.
 
+mod common;
+
 use konakis::rules::otn::parse_otn_rules;
 use konakis::search::{Engine, Limits};
-use std::path::PathBuf;
 
 fn variants() -> String {
-    let dir = match std::env::var_os("KONAKIS_OPENTAFL") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/opentafl"),
-    };
+    let dir = common::opentafl_dir();
     std::fs::read_to_string(dir.join("variants.otr")).expect("read variants.otr")
 }
 

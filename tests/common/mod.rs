@@ -4,6 +4,15 @@
 use konakis::rules::{Move, MoveList, Position, Preset, Rules, Setup, Side, Square};
 use std::path::PathBuf;
 
+/// OpenTafl's built-in variants (`variants.otr`): the copy in
+/// `tests/data/opentafl/` (of `../shared/opentafl/`), or `KONAKIS_OPENTAFL`.
+pub fn opentafl_dir() -> PathBuf {
+    match std::env::var_os("KONAKIS_OPENTAFL") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/opentafl"),
+    }
+}
+
 /// The rule cases and people's games: the copy in `tests/data/cases/` (of
 /// `../shared/cases/`, kept equal by a test), or `KONAKIS_CASES`.
 pub fn cases_dir() -> PathBuf {
