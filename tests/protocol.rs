@@ -688,3 +688,21 @@ fn what_a_person_at_the_prompt_sees() {
         "{lines:?}"
     );
 }
+
+/// A Hash that is not a power of two is said to be rounded down.
+#[test]
+fn hash_rounding_is_reported() {
+    let mut e = started();
+    e.send("setoption name Hash value 100");
+    e.send("isready");
+    let lines = e.expect("readyok", T);
+    assert!(
+        lines.iter().any(|l| l
+            == "info string Hash 100 MiB: the table takes 64 MiB (its size is a power of two)"),
+        "{lines:?}"
+    );
+    e.send("setoption name Hash value 32");
+    e.send("isready");
+    let lines = e.expect("readyok", T);
+    assert!(!lines.iter().any(|l| l.contains("Hash")), "{lines:?}");
+}

@@ -596,3 +596,21 @@ fn bench_signature_matches_the_committed_value() {
     let (nodes, _) = konakis::search::bench::run_with(learned, |_| {}).expect("the bench runs");
     assert_eq!(nodes, konakis::search::bench::LEARNED_SIGNATURE);
 }
+
+/// The table holds static evaluations that pruning reads, and scores of
+/// one rule set: another evaluation or other rules start from an empty one.
+#[test]
+fn the_table_is_emptied_when_the_evaluation_or_rules_change() {
+    let mut e = engine();
+    e.set_rules(Rules::preset(Preset::Brandubh));
+    e.search(Limits::depth(6));
+    assert!(e.hashfull() > 0);
+    e.set_option("Eval", Some("hand")).unwrap();
+    assert_eq!(e.hashfull(), 0);
+    e.search(Limits::depth(6));
+    assert!(e.hashfull() > 0);
+    e.set_option("Eval", Some("hand")).unwrap();
+    assert!(e.hashfull() > 0, "the same evaluation keeps the table");
+    e.set_rules(Rules::preset(Preset::HnefataflOrg7));
+    assert_eq!(e.hashfull(), 0);
+}

@@ -198,7 +198,16 @@ impl Session {
                 }
             }
             Command::SetOption { name, value } => {
-                self.engine.set_option(&name, value.as_deref())?
+                self.engine.set_option(&name, value.as_deref())?;
+                if name.eq_ignore_ascii_case("hash") {
+                    let asked = self.engine.settings().hash_mib;
+                    let used = crate::search::tt::used_mib(asked);
+                    if used != asked {
+                        self.out.line(&format!(
+                            "info string Hash {asked} MiB: the table takes {used} MiB (its size is a power of two)"
+                        ));
+                    }
+                }
             }
             Command::NewGame => self.engine.new_game(),
             Command::Position { start, moves } => self

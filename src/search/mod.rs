@@ -174,6 +174,11 @@ impl Engine {
             .map(str::trim)
             .filter(|v| !v.is_empty() || takes_empty.contains(&lower.as_str()))
             .ok_or_else(|| format!("option {name} needs a value"))?;
+        let evaluation_before = (
+            self.settings.eval,
+            self.settings.eval_file.as_ref().map(|(p, _)| p.clone()),
+            self.settings.weights_file.as_ref().map(|(p, _)| p.clone()),
+        );
         let f = &mut self.settings.features;
         match lower.as_str() {
             "threads" => {
@@ -249,6 +254,16 @@ impl Engine {
                 self.set_rules(rules);
             }
         }
+        // The table's entries hold static evaluations that pruning reads:
+        // another evaluation must not find them.
+        let evaluation_after = (
+            self.settings.eval,
+            self.settings.eval_file.as_ref().map(|(p, _)| p.clone()),
+            self.settings.weights_file.as_ref().map(|(p, _)| p.clone()),
+        );
+        if evaluation_after != evaluation_before {
+            self.clear_hash();
+        }
         Ok(())
     }
 
@@ -319,8 +334,17 @@ impl Engine {
     /// New rules; the game restarts from their start position.
     pub fn set_rules(&mut self, rules: Rules) {
         self.stop_and_wait();
+        self.clear_hash_for(&rules);
         self.game = Game::new(rules.clone());
         self.rules = rules;
+    }
+
+    /// Empties the table when the rules change: a position's hash does not
+    /// name the rules, so its entries would be another game's scores.
+    fn clear_hash_for(&mut self, rules: &Rules) {
+        if *rules != self.rules {
+            self.clear_hash();
+        }
     }
 
     /// A new game: the table is cleared and the game restarts.
@@ -345,6 +369,7 @@ impl Engine {
     /// Takes over a game built elsewhere, with its rules.
     pub fn set_game(&mut self, game: Game) {
         self.stop_and_wait();
+        self.clear_hash_for(game.rules());
         self.rules = game.rules().clone();
         self.game = game;
     }

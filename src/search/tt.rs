@@ -134,6 +134,21 @@ pub fn available_memory() -> Option<u64> {
 /// machine need.
 const MEMORY_HEADROOM: u64 = 256 << 20;
 
+/// The most buckets (a power of two) that fit in `bytes`.
+fn buckets_for(bytes: usize) -> usize {
+    let mut buckets = 1usize;
+    while buckets * 2 * SLOTS_PER_BUCKET * SLOT_BYTES <= bytes {
+        buckets *= 2;
+    }
+    buckets
+}
+
+/// The MiB a table asked for as `mib` MiB really takes: the largest power
+/// of two of buckets that fits (100 MiB gives 64).
+pub fn used_mib(mib: usize) -> usize {
+    (buckets_for(mib.max(1).saturating_mul(1 << 20)) * SLOTS_PER_BUCKET * SLOT_BYTES) >> 20
+}
+
 impl TranspositionTable {
     /// A table of at most `mib` MiB (at least one bucket).
     pub fn new(mib: usize) -> TranspositionTable {
@@ -154,10 +169,7 @@ impl TranspositionTable {
                 ));
             }
         }
-        let mut buckets = 1usize;
-        while buckets * 2 * SLOTS_PER_BUCKET * SLOT_BYTES <= bytes {
-            buckets *= 2;
-        }
+        let buckets = buckets_for(bytes);
         let slots = zeroed_slots(buckets * SLOTS_PER_BUCKET)
             .ok_or_else(|| format!("cannot allocate a {mib} MiB hash table"))?;
         Ok(TranspositionTable {
