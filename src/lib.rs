@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod learn;
+pub mod play;
 pub mod protocol;
 pub mod rules;
 pub mod runner;

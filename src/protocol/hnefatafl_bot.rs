@@ -27,8 +27,9 @@
 //! the server's rule code (docs/rules.md), so it never sends a move the
 //! server refuses (the defenders' forbidden repetitions included).
 
+use crate::play::{self, HostClock};
 use crate::rules::{Game, Move, Preset, Rules, Side, Square};
-use crate::search::{score_text, Engine, Limits, WIN_BOUND};
+use crate::search::{score_text, Engine, Limits};
 use serde_json::Value;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -956,31 +957,26 @@ impl<'a> Bot<'a> {
         };
         let (id, ours) = (cur.id, cur.ours);
         let game = self.engine.game();
+        let clock = match (cur.clock, cur.clock_ms) {
+            (Clock::Fischer { add_s, .. }, Some(ms)) => HostClock::Fischer {
+                remaining_ms: ms.map(|t| t.max(1) as u64),
+                increment_ms: [add_s * 1000; 2],
+            },
+            _ => HostClock::Untimed {
+                move_ms: self.settings.move_time_ms,
+            },
+        };
+        let limits = match self.settings.nodes {
+            Some(n) => Limits::nodes(n),
+            None => clock.limits(ours),
+        };
+        let Some(limits) = play::avoiding_refused(limits, game, &cur.refused) else {
+            return self.resign(link, "no move left to play here");
+        };
         let mut playable = game.playable_moves();
         playable.retain(|m| !cur.refused.contains(m));
-        if playable.is_empty() {
-            return self.resign(link, "no move left to play here");
-        }
         let started = Instant::now();
-        let mut limits = if let Some(n) = self.settings.nodes {
-            Limits::nodes(n)
-        } else {
-            match (cur.clock, cur.clock_ms) {
-                (Clock::Fischer { add_s, .. }, Some(ms)) => Limits {
-                    time: [
-                        Some(Duration::from_millis(ms[0].max(1) as u64)),
-                        Some(Duration::from_millis(ms[1].max(1) as u64)),
-                    ],
-                    inc: [Duration::from_secs(add_s); 2],
-                    ..Limits::default()
-                },
-                _ => Limits::move_time(self.settings.move_time_ms),
-            }
-        };
         let over = game.outcome().is_some();
-        if !cur.refused.is_empty() || over {
-            limits.search_moves = playable.to_vec();
-        }
         let mv = if over {
             // Our rules say the game is over where the server's do not:
             // any move it accepts beats none.
@@ -1024,21 +1020,7 @@ impl<'a> Bot<'a> {
     }
 }
 
-/// Resign when the search proves a loss (a win score for the opponent).
-pub fn should_resign(score: i32) -> bool {
-    score <= -WIN_BOUND
-}
-
-/// Accept a draw offer only when a draw is a good result for us: the
-/// search thinks we stand clearly worse, or the ply limit (which draws
-/// the game anyway) is near and we see no win.
-pub fn accept_draw(last_score: Option<i32>, plies: u32, ply_limit: u32) -> bool {
-    let Some(score) = last_score else {
-        return false;
-    };
-    let near_limit = ply_limit > 0 && plies + 10 >= ply_limit;
-    score <= -200 || (near_limit && score < WIN_BOUND)
-}
+pub use crate::play::{accept_draw, should_resign};
 
 /// Connects, plays the games the settings ask for, and logs to stderr.
 pub fn run(settings: BotSettings) -> Result<Vec<GameReport>, String> {

@@ -11,6 +11,7 @@
 //! `play` or `analyze`, never at `rules`.
 
 use super::{InputLine, Output};
+use crate::play::{self, HostClock};
 use crate::rules::otn::parse_otn_rules;
 use crate::rules::{parse_record, Move, Side, StartPoint};
 use crate::search::{Engine, Info, Limits, SearchId, SearchResult, WIN_BOUND};
@@ -193,38 +194,21 @@ impl OtepSession {
 
     fn play_limits(&self) -> Limits {
         let side = self.engine.game().side_to_move();
-        let mut limits = Limits::default();
-        match &self.clock {
-            None => limits.move_time = Some(Duration::from_millis(self.settings.untimed_move_ms)),
-            Some(c) => {
-                let s = side.index();
-                if c.overtime[s] {
-                    // Must move within the current overtime period.
-                    limits.move_time = Some(Duration::from_millis(c.ms[s] * 7 / 10));
-                } else {
-                    limits.time = [
-                        Some(Duration::from_millis(c.ms[0])),
-                        Some(Duration::from_millis(c.ms[1])),
-                    ];
-                    if c.overtimes[s] > 0 {
-                        // Overtime periods are a cushion, like an increment.
-                        let inc = Duration::from_millis(c.overtime_secs * 1000 / 2);
-                        limits.inc = [inc, inc];
-                    }
-                }
-            }
-        }
-        if !self.rejected.is_empty() {
-            limits.search_moves = self
-                .engine
-                .game()
-                .legal_moves()
-                .iter()
-                .copied()
-                .filter(|m| !self.rejected.contains(m))
-                .collect();
-        }
-        limits
+        let clock = match &self.clock {
+            None => HostClock::Untimed {
+                move_ms: self.settings.untimed_move_ms,
+            },
+            Some(c) => HostClock::Overtime {
+                remaining_ms: c.ms,
+                in_overtime: c.overtime,
+                periods_left: c.overtimes,
+                period_ms: c.overtime_secs * 1000,
+            },
+        };
+        let limits = clock.limits(side);
+        // With every move rejected the search plays the first it finds
+        // and the host answers again.
+        play::avoiding_refused(limits.clone(), self.engine.game(), &self.rejected).unwrap_or(limits)
     }
 
     /// Handles one host line; returns false when the session ends.

@@ -15,8 +15,9 @@
 //! explains resets the game to that board. The game ends with an end state
 //! or when the server closes the connection (as it does after a timeout).
 
+use crate::play::HostClock;
 use crate::rules::{parse_record, Game, Move, Preset, Rules, Side, StartPoint};
-use crate::search::{Engine, Limits};
+use crate::search::Engine;
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -64,9 +65,19 @@ impl ChallengeSettings {
     /// its polling (about once a second) and the network, never below half
     /// the budget.
     pub fn think_time(&self) -> Duration {
-        let budget = self.timeout_s.max(1) * 1000;
-        let margin = 2500.min(budget / 2);
-        Duration::from_millis(budget - margin)
+        self.clock()
+            .limits(self.side)
+            .move_time
+            .unwrap_or(Duration::from_secs(1))
+    }
+
+    /// The server's clock: a fixed time a move, 2.5 s of it kept for the
+    /// server's polling and the network.
+    pub fn clock(&self) -> HostClock {
+        HostClock::PerMove {
+            budget_ms: self.timeout_s.max(1) * 1000,
+            margin_ms: 2500,
+        }
     }
 }
 
@@ -283,7 +294,7 @@ pub fn play<S: Read + Write>(
             continue;
         }
         let started = Instant::now();
-        let result = engine.search(Limits::move_time(settings.think_time().as_millis() as u64));
+        let result = engine.search(settings.clock().limits(settings.side));
         let mv = match result.best {
             Some(mv) => mv,
             None => {

@@ -26,10 +26,6 @@ pub fn handshake(p: &mut Player, rules: &Rules) -> Result<(), String> {
     Ok(())
 }
 
-fn side_word(game: &Game) -> &'static str {
-    game.side_to_move().name()
-}
-
 /// Brings the engine up to date, sends the clock and `play`, and waits for
 /// its `move`; acknowledges a legal move with the board after it.
 pub fn request_move(
@@ -50,7 +46,7 @@ pub fn request_move(
         Some(k) if k == moves.len() => {}
         _ => {
             p.send(&format!("position {record}"))?;
-            p.send(&format!("side {}", side_word(game)))?;
+            p.send(&format!("side {}", game.side_to_move().name()))?;
         }
     }
     let timeout = match cfg.tc {
@@ -72,7 +68,7 @@ pub fn request_move(
         }
         TimeControl::Depth(_) | TimeControl::Nodes(_) => cfg.stall,
     };
-    p.send(&format!("play {}", side_word(game)))?;
+    p.send(&format!("play {}", game.side_to_move().name()))?;
     let deadline = Instant::now() + timeout;
     let mut score = None;
     loop {
@@ -104,7 +100,9 @@ pub fn request_move(
                 p.send(&format!("rules {}", otn_rules_string(rules)))?
             }
             "position" if rest.trim().is_empty() => p.send(&format!("position {record}"))?,
-            "side" if rest.trim().is_empty() => p.send(&format!("side {}", side_word(game)))?,
+            "side" if rest.trim().is_empty() => {
+                p.send(&format!("side {}", game.side_to_move().name()))?
+            }
             _ => {}
         }
     }

@@ -7,6 +7,8 @@
 
 use super::api::{parse_body, parse_game_body, ApiError, GameSpec};
 use super::AppState;
+use crate::play::HostClock;
+use crate::rules::Side;
 use crate::search::{Engine, Info, Limits, SearchId, SearchResult, WIN, WIN_BOUND};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -190,22 +192,24 @@ impl AnalyseRequest {
             limits.nodes = Some(range("nodes", n, MAX_NODES)?);
         }
         if let Some(c) = &self.clock {
-            let ms = |name, v| range(name, v, MAX_CLOCK_MS).map(Duration::from_millis);
-            limits.time = [
-                Some(ms("clock.atime", c.atime)?),
-                Some(ms("clock.dtime", c.dtime)?),
-            ];
-            let inc = |name, v: u64| {
-                if v <= MAX_CLOCK_MS {
-                    Ok(Duration::from_millis(v))
-                } else {
-                    Err(ApiError::bad(
+            for (name, v) in [("clock.atime", c.atime), ("clock.dtime", c.dtime)] {
+                range(name, v, MAX_CLOCK_MS)?;
+            }
+            for (name, v) in [("clock.ainc", c.ainc), ("clock.dinc", c.dinc)] {
+                if v > MAX_CLOCK_MS {
+                    return Err(ApiError::bad(
                         "bad-limit",
                         format!("{name} is more than a day"),
-                    ))
+                    ));
                 }
-            };
-            limits.inc = [inc("clock.ainc", c.ainc)?, inc("clock.dinc", c.dinc)?];
+            }
+            let clock = HostClock::Fischer {
+                remaining_ms: [c.atime, c.dtime],
+                increment_ms: [c.ainc, c.dinc],
+            }
+            .limits(Side::Attackers);
+            limits.time = clock.time;
+            limits.inc = clock.inc;
         }
         let bounded = self.movetime.is_some()
             || self.depth.is_some()
