@@ -61,6 +61,11 @@ pub fn history_bonus(depth: i32) -> i32 {
 }
 pub const HISTORY_MAX: i32 = 16384;
 
+/// Transposition table: a new entry for a stored key replaces the old one
+/// unless the old one, from the same search and not exact, is deeper by at
+/// least this many plies.
+pub const TT_SAME_KEY_DEPTH_MARGIN: i32 = 3;
+
 /// Move ordering bonuses, added to the history score: the TT move first,
 /// then captures, king moves that open a road, road blocks, killers.
 pub const ORDER_TT_MOVE: i32 = 10_000_000;

@@ -3,6 +3,7 @@
 //! slot torn by two threads writing at once fails the key check and is
 //! simply not used.
 
+use super::params::TT_SAME_KEY_DEPTH_MARGIN;
 use crate::rules::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -85,6 +86,14 @@ fn unpack(data: u64) -> Option<Entry> {
         depth: ((data >> DEPTH_SHIFT) & DEPTH_MASK) as i32,
         bound,
     })
+}
+
+/// Whether a new entry for a key replaces the one stored for it: an exact
+/// score, an entry from an older search, or one not much shallower does;
+/// a shallow bound does not push out a deep one of the same search.
+#[inline]
+fn replaces_same_key(old: Entry, old_age: u8, depth: i32, bound: Bound, age: u8) -> bool {
+    bound == Bound::Exact || old_age != age || depth + TT_SAME_KEY_DEPTH_MARGIN > old.depth
 }
 
 fn age_of(data: u64) -> u8 {
@@ -255,6 +264,24 @@ impl TranspositionTable {
             }
         }
         let (index, old) = match target {
+            Some((i, Some(old)))
+                if !replaces_same_key(
+                    old,
+                    age_of(bucket[i].data.load(Ordering::Relaxed)),
+                    depth,
+                    bound,
+                    age,
+                ) =>
+            {
+                // A deeper entry of this search stays; only a new best
+                // move is taken into it.
+                if let Some(mv) = mv.filter(|m| Some(*m) != old.mv) {
+                    let data = pack(Some(mv), old.score, old.eval, old.depth, old.bound, age);
+                    bucket[i].data.store(data, Ordering::Relaxed);
+                    bucket[i].check.store(key ^ data, Ordering::Relaxed);
+                }
+                return;
+            }
             Some(t) => t,
             None => {
                 // Replace the first slot if it is stale or not deeper; else the second.
@@ -305,6 +332,36 @@ mod tests {
             (e.mv, e.score, e.eval, e.depth, e.bound),
             (Some(mv), -123, 45, 7, Bound::Lower)
         );
+    }
+
+    #[test]
+    fn a_deep_entry_keeps_its_place_against_a_shallow_bound() {
+        let tt = TranspositionTable::new(1);
+        let key = 0x5555_0000_1111_2222u64;
+        let deep = Move::new(Square::new(0, 3), Square::new(2, 3));
+        let shallow = Move::new(Square::new(0, 4), Square::new(1, 4));
+        tt.store(key, Some(deep), 50, 0, 12, Bound::Lower);
+        // A shallow bound of the same search keeps the deep score but
+        // takes the newer move.
+        tt.store(key, Some(shallow), -20, 0, 2, Bound::Upper);
+        let e = tt.probe(key).unwrap();
+        assert_eq!(
+            (e.score, e.depth, e.bound, e.mv),
+            (50, 12, Bound::Lower, Some(shallow))
+        );
+        // An exact score replaces it whatever its depth.
+        tt.store(key, None, 7, 0, 2, Bound::Exact);
+        let e = tt.probe(key).unwrap();
+        assert_eq!(
+            (e.score, e.depth, e.bound, e.mv),
+            (7, 2, Bound::Exact, Some(shallow))
+        );
+        // So does any entry of a later search.
+        tt.store(key, Some(deep), 60, 0, 12, Bound::Lower);
+        tt.new_search();
+        tt.store(key, None, 1, 0, 1, Bound::Upper);
+        let e = tt.probe(key).unwrap();
+        assert_eq!((e.score, e.depth, e.bound), (1, 1, Bound::Upper));
     }
 
     #[test]
