@@ -427,10 +427,27 @@ fn go_nodes_is_deterministic_with_one_thread() {
     let mut b = engine();
     let rb = b.search(Limits::nodes(200_000));
     assert_eq!((ra.best, ra.nodes, ra.score), (rb.best, rb.nodes, rb.score));
-    // Clearing the table makes the same engine repeat itself too.
-    a.clear_hash();
+    // A new game (an empty table, no histories) makes the same engine
+    // repeat itself too.
+    a.new_game();
     let rc = a.search(Limits::nodes(200_000));
     assert_eq!((ra.best, ra.nodes), (rc.best, rc.nodes));
+}
+
+/// The quiet-move histories outlive a `go` within a game: with the table
+/// emptied, the second search of a position still orders moves by what
+/// the first learnt, so it walks another tree; a new game forgets them.
+#[test]
+fn histories_are_kept_across_searches_and_cleared_by_a_new_game() {
+    let mut e = engine();
+    e.set_rules(Rules::preset(Preset::Copenhagen));
+    let first = e.search(Limits::depth(7));
+    e.clear_hash();
+    let again = e.search(Limits::depth(7));
+    assert_ne!(first.nodes, again.nodes, "the histories were thrown away");
+    e.new_game();
+    let fresh = e.search(Limits::depth(7));
+    assert_eq!(first.nodes, fresh.nodes, "a new game kept some history");
 }
 
 /// A search stopped by its node limit answers with the line it reported

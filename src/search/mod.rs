@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod history;
 pub mod params;
 mod searcher;
 pub mod settings;
@@ -16,6 +17,7 @@ pub mod tt;
 use crate::rules::otn::parse_otn_rules;
 use crate::rules::perft::{divide, perft_until, perft_with, Counting};
 use crate::rules::{Game, Move, MoveList, Position, Preset, Rules, StartPoint};
+use history::HistoryStore;
 use searcher::{SearchSetup, Searcher, Shared};
 use settings::{parse_check, parse_spin};
 pub use settings::{Features, OptionInfo, OptionKind, Settings};
@@ -102,6 +104,9 @@ pub struct Engine {
     rules: Rules,
     game: Game,
     tt: Option<Arc<TranspositionTable>>,
+    /// Each search thread's quiet-move history, kept across the searches
+    /// of one game.
+    histories: Arc<HistoryStore>,
     pool: Arc<rayon::ThreadPool>,
     pool_threads: usize,
     running: Option<Running>,
@@ -136,6 +141,7 @@ impl Engine {
             game: Game::new(rules.clone()),
             rules,
             tt: None,
+            histories: Arc::default(),
             pool: Arc::new(pool),
             pool_threads: settings.threads,
             settings,
@@ -344,12 +350,21 @@ impl Engine {
     fn clear_hash_for(&mut self, rules: &Rules) {
         if *rules != self.rules {
             self.clear_hash();
+            self.histories.clear();
         }
     }
 
-    /// A new game: the table is cleared and the game restarts.
-    pub fn new_game(&mut self) {
+    /// Forgets what earlier searches learnt: the table and the histories.
+    /// Each bench position starts from this, so its count is its own.
+    pub fn clear_search_state(&mut self) {
         self.clear_hash();
+        self.histories.clear();
+    }
+
+    /// A new game: the table and histories are cleared and the game
+    /// restarts.
+    pub fn new_game(&mut self) {
+        self.clear_search_state();
         self.game = Game::new(self.rules.clone());
     }
 
@@ -489,7 +504,7 @@ impl Engine {
         self.stop_and_wait();
         // Infinite and ponder searches answer only after stop (or ponderhit).
         let hold = limits.ponder || limits.infinite;
-        let shared = Arc::new(Shared::new(self.table(), hold));
+        let shared = Arc::new(Shared::new(self.table(), self.histories.clone(), hold));
         let setup = self.setup_for(&limits);
         let pool = self.pool.clone();
         let id = self.next_id();
@@ -515,7 +530,7 @@ impl Engine {
         on_info: impl FnMut(&Info) + Send,
     ) -> SearchResult {
         self.stop_and_wait();
-        let shared = Shared::new(self.table(), limits.ponder);
+        let shared = Shared::new(self.table(), self.histories.clone(), limits.ponder);
         let setup = self.setup_for(&limits);
         let id = self.next_id();
         run_search(id, &self.pool, &setup, &shared, on_info, |_| {})
@@ -717,6 +732,7 @@ fn run_search(
                         let mut s = Searcher::new(helper, setup, shared);
                         s.iterate(|_| {}, |_| {});
                         s.flush_nodes();
+                        s.keep_history();
                     });
                 }
                 let mut s = Searcher::new(0, setup, shared);
@@ -729,6 +745,7 @@ fn run_search(
                     },
                 );
                 s.flush_nodes();
+                s.keep_history();
                 // An infinite or pondering search waits for `stop` before answering.
                 wait_while_pondering(shared);
                 shared.stop.store(true, Ordering::Relaxed);

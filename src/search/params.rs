@@ -60,6 +60,9 @@ pub fn history_bonus(depth: i32) -> i32 {
     depth * depth
 }
 pub const HISTORY_MAX: i32 = 16384;
+/// History: at each new search of a game every entry is shifted right by
+/// this (halved), so the last move's findings order moves but count less.
+pub const HISTORY_AGE_SHIFT: u32 = 1;
 
 /// Transposition table: a new entry for a stored key replaces the old one
 /// unless the old one, from the same search and not exact, is deeper by at

@@ -7,12 +7,14 @@
 
 use super::eval::nnue::NnueStack;
 use super::eval::{open_roads, Evaluator};
+use super::history::{History, HistoryStore};
 use super::params::*;
 use super::time::Deadlines;
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Features, Info, DRAW_VALUE_BASE, MAX_PLY, WIN, WIN_BOUND};
 use crate::rules::options::{Encirclement, Repetition};
 use crate::rules::{Bitboard, Move, MoveList, Position, Rules, Side, Square};
+use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -84,6 +86,8 @@ impl IterationClock {
 /// What all threads of one search share.
 pub struct Shared {
     pub tt: std::sync::Arc<TranspositionTable>,
+    /// The game's history tables, one per thread, kept between searches.
+    pub histories: std::sync::Arc<HistoryStore>,
     pub stop: AtomicBool,
     /// True while a `go ponder` search waits for `ponderhit`.
     pub pondering: AtomicBool,
@@ -95,9 +99,14 @@ pub struct Shared {
 }
 
 impl Shared {
-    pub fn new(tt: std::sync::Arc<TranspositionTable>, pondering: bool) -> Shared {
+    pub fn new(
+        tt: std::sync::Arc<TranspositionTable>,
+        histories: std::sync::Arc<HistoryStore>,
+        pondering: bool,
+    ) -> Shared {
         Shared {
             tt,
+            histories,
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             clock_offset_ns: AtomicU64::new(0),
@@ -232,7 +241,7 @@ pub struct Searcher<'a> {
     /// Hashes of history + search path, for repetition.
     path: Vec<u64>,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    history: Vec<i32>,
+    history: History,
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     pub nodes: u64,
@@ -251,10 +260,6 @@ pub struct Searcher<'a> {
     nnue: Option<NnueStack>,
 }
 
-fn history_index(side: Side, mv: Move) -> usize {
-    (side.index() * 128 + mv.from().index()) * 128 + mv.to().index()
-}
-
 impl<'a> Searcher<'a> {
     pub fn new(id: usize, setup: &'a SearchSetup, shared: &'a Shared) -> Searcher<'a> {
         let mut lmr = [[0u8; 64]; 64];
@@ -270,7 +275,7 @@ impl<'a> Searcher<'a> {
             rules: &setup.rules,
             path: setup.history.clone(),
             killers: [[None; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * 128 * 128],
+            history: shared.histories.take(id),
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             nodes: 0,
@@ -464,7 +469,7 @@ impl<'a> Searcher<'a> {
         };
         let mut scores = ScoreList::new();
         for &mv in moves.iter() {
-            let mut s = self.history[history_index(side, mv)];
+            let mut s = self.history.score(side, mv);
             if Some(mv) == tt_move {
                 s = ORDER_TT_MOVE;
             } else if targets.has(mv.to()) {
@@ -786,6 +791,9 @@ impl<'a> Searcher<'a> {
         } else {
             Bitboard::EMPTY
         };
+        // Quiet moves searched without a cutoff, to lose history if a later
+        // move cuts off.
+        let mut failed_quiets = ArrayVec::<Move, 64>::new();
         let mut next = 0;
         while next < moves.len() {
             if lmp_node && next == late_move_limit(depth) && best > -WIN_BOUND {
@@ -829,23 +837,24 @@ impl<'a> Searcher<'a> {
             if self.stopped {
                 return (if best > -WIN - 1 { best } else { 0 }, best_move);
             }
-            if score <= best {
-                continue;
-            }
-            best = score;
-            best_move = Some(mv);
-            if score <= w.alpha {
-                continue;
-            }
-            w.alpha = score;
-            if pv_node {
-                self.update_pv(ply, mv);
-            }
-            if score >= w.beta {
-                if !capture {
-                    self.reward_quiet_cutoff(side, mv, depth, ply);
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > w.alpha {
+                    w.alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= w.beta {
+                        if !capture {
+                            self.reward_quiet_cutoff(side, mv, depth, ply, &failed_quiets);
+                        }
+                        break;
+                    }
                 }
-                break;
+            }
+            if !capture && !failed_quiets.is_full() {
+                failed_quiets.push(mv);
             }
         }
         (best, best_move)
@@ -928,15 +937,30 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// A quiet move that beat beta: a killer at this ply, and history.
-    fn reward_quiet_cutoff(&mut self, side: Side, mv: Move, depth: i32, ply: usize) {
+    /// A quiet move that beat beta: a killer at this ply, and history;
+    /// the quiet moves searched before it, which did not, lose history.
+    fn reward_quiet_cutoff(
+        &mut self,
+        side: Side,
+        mv: Move,
+        depth: i32,
+        ply: usize,
+        failed: &[Move],
+    ) {
         if self.killers[ply][0] != Some(mv) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(mv);
         }
-        let bonus = history_bonus(depth);
-        let h = &mut self.history[history_index(side, mv)];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        self.history.reward(side, mv, depth);
+        for &other in failed {
+            self.history.penalise(side, other, depth);
+        }
+    }
+
+    /// Hands this thread's history to the engine for the game's next
+    /// search.
+    pub fn keep_history(self) {
+        self.shared.histories.keep(self.id, self.history);
     }
 
     /// Quiescence: captures, the king's steps beside a restricted corner,

@@ -1,0 +1,154 @@
+//! Quiet-move history: how often a quiet move (by side, from, to) caused a
+//! cutoff, less how often it was tried and failed before another move cut
+//! off. Each search thread keeps its own table, and the tables outlive a
+//! `go`: the engine hands each thread its table back at the next search of
+//! the same game, aged, and empties them for a new game or new rules.
+
+use std::sync::Mutex;
+
+use crate::rules::{Move, Side};
+use crate::search::params::{history_bonus, HISTORY_AGE_SHIFT, HISTORY_MAX};
+
+const ENTRIES: usize = 2 * 128 * 128;
+
+/// One thread's history table.
+pub struct History {
+    table: Vec<i32>,
+}
+
+#[inline]
+fn index(side: Side, mv: Move) -> usize {
+    (side.index() * 128 + mv.from().index()) * 128 + mv.to().index()
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History::new()
+    }
+}
+
+impl History {
+    pub fn new() -> History {
+        History {
+            table: vec![0; ENTRIES],
+        }
+    }
+
+    #[inline]
+    pub fn score(&self, side: Side, mv: Move) -> i32 {
+        self.table[index(side, mv)]
+    }
+
+    /// A quiet move that cut off at `depth`.
+    #[inline]
+    pub fn reward(&mut self, side: Side, mv: Move, depth: i32) {
+        self.update(side, mv, history_bonus(depth));
+    }
+
+    /// A quiet move searched before the move that cut off at `depth`.
+    #[inline]
+    pub fn penalise(&mut self, side: Side, mv: Move, depth: i32) {
+        self.update(side, mv, -history_bonus(depth));
+    }
+
+    /// Adds `delta`, pulled back towards zero so that every entry stays
+    /// within `HISTORY_MAX` (gravity: recent results weigh most).
+    #[inline]
+    fn update(&mut self, side: Side, mv: Move, delta: i32) {
+        let h = &mut self.table[index(side, mv)];
+        *h += delta - *h * delta.abs() / HISTORY_MAX;
+    }
+
+    /// Scales every entry down for a new search: what the last move's
+    /// search learnt still orders moves, but counts less than what this
+    /// one finds.
+    pub fn age(&mut self) {
+        for h in &mut self.table {
+            *h >>= HISTORY_AGE_SHIFT;
+        }
+    }
+}
+
+/// The engine's history tables between searches, one per search thread.
+#[derive(Default)]
+pub struct HistoryStore {
+    tables: Mutex<Vec<Option<History>>>,
+}
+
+impl HistoryStore {
+    /// Thread `id`'s table for a new search: the one it left, aged, or an
+    /// empty one.
+    pub fn take(&self, id: usize) -> History {
+        let kept = self
+            .tables
+            .lock()
+            .ok()
+            .and_then(|mut tables| tables.get_mut(id).and_then(Option::take));
+        match kept {
+            Some(mut history) => {
+                history.age();
+                history
+            }
+            None => History::new(),
+        }
+    }
+
+    /// Keeps thread `id`'s table for the next search.
+    pub fn keep(&self, id: usize, history: History) {
+        if let Ok(mut tables) = self.tables.lock() {
+            if tables.len() <= id {
+                tables.resize_with(id + 1, || None);
+            }
+            tables[id] = Some(history);
+        }
+    }
+
+    /// Forgets every table: a new game, or new rules.
+    pub fn clear(&self) {
+        if let Ok(mut tables) = self.tables.lock() {
+            tables.clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Square;
+
+    fn mv(from: (usize, usize), to: (usize, usize)) -> Move {
+        Move::new(Square::new(from.0, from.1), Square::new(to.0, to.1))
+    }
+
+    #[test]
+    fn rewards_and_penalties_stay_within_the_bound() {
+        let mut h = History::new();
+        let m = mv((0, 3), (0, 5));
+        for _ in 0..10_000 {
+            h.reward(Side::Attackers, m, 20);
+        }
+        assert!(h.score(Side::Attackers, m) <= HISTORY_MAX);
+        assert_eq!(h.score(Side::Defenders, m), 0);
+        for _ in 0..10_000 {
+            h.penalise(Side::Attackers, m, 20);
+        }
+        assert!(h.score(Side::Attackers, m) >= -HISTORY_MAX);
+        assert!(h.score(Side::Attackers, m) < 0);
+    }
+
+    #[test]
+    fn a_kept_table_comes_back_aged_and_a_cleared_one_empty() {
+        let store = HistoryStore::default();
+        let m = mv((1, 1), (1, 4));
+        let mut h = store.take(1);
+        h.reward(Side::Defenders, m, 8);
+        let before = h.score(Side::Defenders, m);
+        store.keep(1, h);
+        let again = store.take(1);
+        assert_eq!(again.score(Side::Defenders, m), before >> HISTORY_AGE_SHIFT);
+        store.keep(1, again);
+        store.clear();
+        assert_eq!(store.take(1).score(Side::Defenders, m), 0);
+        assert_eq!(store.take(0).score(Side::Defenders, m), 0);
+    }
+}
