@@ -20,6 +20,12 @@ fn main() {
             std::process::exit(2);
         }
     };
+    // A net built into the binary that does not parse is a broken build:
+    // say so now rather than play with another evaluation.
+    if let Err(e) = konakis::search::eval::nnue::check_embedded_nets() {
+        eprintln!("konakis: {e}");
+        std::process::exit(2);
+    }
     let result = match cli.command {
         Some(Command::Perft(args)) => run_perft(&args),
         Some(Command::Bench(args)) => run_bench(&args),

@@ -12,6 +12,7 @@ pub mod features;
 pub mod hand;
 pub mod learned;
 pub mod nnue;
+pub mod nnue_simd;
 
 use crate::rules::{Bitboard, Position, Rules, Side};
 pub use hand::{breakdown, Breakdown};

@@ -7,8 +7,8 @@
 //! images, so each side has its own half instead of chess's flipped board.
 //! The output weighs the side to move's half with the first `hidden`
 //! output weights and the other half with the rest, so one net serves both
-//! sides to move. Clipped ReLU, int16 weights, int32 sums: the loops are
-//! plain slices the compiler vectorises.
+//! sides to move. Clipped ReLU, int16 weights, int32 sums: the two inner
+//! loops are in `nnue_simd`, vectorised for the CPU found at run time.
 //!
 //! The search keeps one accumulator per ply ([`NnueStack`]) and updates a
 //! child's from its parent's by the pieces that moved or fell (a bitboard
@@ -23,7 +23,10 @@
 //! a u64 FNV-1a checksum of every byte before it.
 
 use super::learned::Family;
+pub use super::nnue_simd::Simd;
+use super::nnue_simd::{accumulate, dot_crelu};
 use crate::rules::{Bitboard, Position, Side, Square};
+use arrayvec::ArrayVec;
 use std::sync::{Arc, OnceLock};
 
 /// One-hot inputs: three piece kinds on the 121 squares of the widest board.
@@ -246,35 +249,61 @@ impl Network {
     }
 
     /// Sums a position's accumulator from scratch.
-    pub fn refresh(&self, pos: &Position, acc: &mut [i16]) {
-        acc.copy_from_slice(&self.feature_bias);
-        for i in active_inputs(pos.attackers(), pos.defenders(), pos.king_square()) {
-            add(acc, self.row(i as usize));
+    pub fn refresh(&self, simd: Simd, pos: &Position, acc: &mut [i16]) {
+        // Each square holds one piece at most: at most `INPUTS` rows.
+        let mut rows = ArrayVec::<&[i16], INPUTS>::new();
+        let king = pos.king_square().map_or(Bitboard::EMPTY, |k| k.bb());
+        for (kind, pieces) in [
+            (Kind::Attacker, pos.attackers()),
+            (Kind::Defender, pos.defenders()),
+            (Kind::King, king),
+        ] {
+            for s in pieces.squares() {
+                rows.push(self.row(input(kind, s.index())));
+            }
         }
+        accumulate(simd, acc, &self.feature_bias, &[], &rows);
     }
 
-    /// Brings `acc` (the accumulator of the position with pieces `from`)
-    /// to the position `to` by the pieces that differ.
+    /// Makes `acc` the accumulator of the position `to` from `parent`, the
+    /// accumulator of the position `from`, in one pass over the pieces
+    /// that differ. False (and `acc` untouched) when more pieces differ
+    /// than an update is worth: then refresh instead.
     #[inline]
-    pub fn update(&self, acc: &mut [i16], from: &BoardKey, to: &BoardKey) {
+    pub fn update(
+        &self,
+        simd: Simd,
+        acc: &mut [i16],
+        parent: &[i16],
+        from: &BoardKey,
+        to: &BoardKey,
+    ) -> bool {
+        let mut subs = ArrayVec::<&[i16], MAX_UPDATE_ROWS>::new();
+        let mut adds = ArrayVec::<&[i16], MAX_UPDATE_ROWS>::new();
         for (kind, before, after) in [
             (Kind::Attacker, from.attackers, to.attackers),
             (Kind::Defender, from.defenders, to.defenders),
             (Kind::King, from.king, to.king),
         ] {
             for s in Bitboard(before & !after).squares() {
-                sub(acc, self.row(input(kind, s.index())));
+                if subs.try_push(self.row(input(kind, s.index()))).is_err() {
+                    return false;
+                }
             }
             for s in Bitboard(after & !before).squares() {
-                add(acc, self.row(input(kind, s.index())));
+                if adds.try_push(self.row(input(kind, s.index()))).is_err() {
+                    return false;
+                }
             }
         }
+        accumulate(simd, acc, parent, &subs, &adds);
+        true
     }
 
     /// The evaluation of an accumulator, centi-soldiers from the view of
     /// `side` to move.
     #[inline]
-    pub fn output(&self, acc: &[i16], side: Side) -> i32 {
+    pub fn output(&self, simd: Simd, acc: &[i16], side: Side) -> i32 {
         let h = self.hidden;
         let (attackers, defenders) = acc.split_at(h);
         let (us, them) = match side {
@@ -282,53 +311,57 @@ impl Network {
             Side::Defenders => (defenders, attackers),
         };
         let (w_us, w_them) = self.output_weights.split_at(h);
-        let sum = dot_crelu(us, w_us) + dot_crelu(them, w_them) + self.output_bias;
-        let centi = sum as f64 * CENTI_PER_LOGIT / (QA * QB) as f64;
-        (centi as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        let sum = dot_crelu(simd, us, w_us) + dot_crelu(simd, them, w_them) + self.output_bias;
+        centi_of_sum(sum)
     }
 
     /// The evaluation of a list of active inputs (the trainer's view of a
     /// position), from the view of `side` to move.
     pub fn evaluate_inputs(&self, inputs: &[u16], side: Side) -> i32 {
-        let mut acc = self.feature_bias.clone();
-        for &i in inputs {
-            add(&mut acc, self.row(i as usize));
-        }
-        self.output(&acc, side)
+        let rows: Vec<&[i16]> = inputs.iter().map(|&i| self.row(i as usize)).collect();
+        let mut acc = vec![0; self.width()];
+        accumulate(Simd::best(), &mut acc, &self.feature_bias, &[], &rows);
+        self.output(Simd::best(), &acc, side)
+    }
+
+    /// The evaluation of a position summed from scratch (side to move's
+    /// view), with the kernels `simd`.
+    pub fn evaluate_with(&self, simd: Simd, pos: &Position) -> i32 {
+        let mut acc = [0i16; 2 * MAX_HIDDEN];
+        let acc = &mut acc[..self.width()];
+        self.refresh(simd, pos, acc);
+        self.output(simd, acc, pos.side_to_move())
     }
 
     /// The evaluation of a position summed from scratch (side to move's view).
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let mut acc = vec![0i16; self.width()];
-        self.refresh(pos, &mut acc);
-        self.output(&acc, pos.side_to_move())
+        self.evaluate_with(Simd::best(), pos)
     }
 }
 
 /// The net's evaluations stay well inside the search's won scores.
 pub const EVAL_LIMIT: i32 = 20_000;
 
+/// `CENTI_PER_LOGIT / (QA * QB)` in fixed point with `CENTI_SHIFT`
+/// fraction bits, so the output needs no floating point: for every sum a
+/// net of `MAX_HIDDEN` can make, it differs from the f64 product
+/// truncated by 1 centi-soldier for 1 sum in 60,000 (a test bounds it).
+const CENTI_SHIFT: u32 = 40;
+const CENTI_SCALE: i64 =
+    (CENTI_PER_LOGIT / (QA * QB) as f64 * (1u64 << CENTI_SHIFT) as f64 + 0.5) as i64;
+
+/// The output layer's sum in centi-soldiers, rounded towards zero.
 #[inline]
-fn add(acc: &mut [i16], row: &[i16]) {
-    for (a, w) in acc.iter_mut().zip(row) {
-        *a = a.wrapping_add(*w);
-    }
+fn centi_of_sum(sum: i32) -> i32 {
+    // Far beyond EVAL_LIMIT, and small enough that the product fits i64.
+    let sum_magnitude = sum.unsigned_abs().min(1 << 28) as i64;
+    let magnitude = ((sum_magnitude * CENTI_SCALE) >> CENTI_SHIFT) as i32;
+    (if sum < 0 { -magnitude } else { magnitude }).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
-#[inline]
-fn sub(acc: &mut [i16], row: &[i16]) {
-    for (a, w) in acc.iter_mut().zip(row) {
-        *a = a.wrapping_sub(*w);
-    }
-}
-
-#[inline]
-fn dot_crelu(acc: &[i16], weights: &[i16]) -> i32 {
-    acc.iter()
-        .zip(weights)
-        .map(|(a, w)| (*a).clamp(0, QA as i16) as i32 * *w as i32)
-        .sum()
-}
+/// An update subtracts and adds at most this many rows each; a bigger
+/// difference (a slot left from a distant line) is summed from scratch.
+const MAX_UPDATE_ROWS: usize = 16;
 
 /// The pieces of a position, as the accumulator sees them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -353,18 +386,33 @@ impl BoardKey {
 /// scratch at the root or when the parent's is missing.
 pub struct NnueStack {
     net: Arc<Network>,
+    simd: Simd,
     acc: Vec<i16>,
     keys: Vec<Option<BoardKey>>,
 }
 
 impl NnueStack {
+    /// A stack using the widest kernels the CPU has.
     pub fn new(net: Arc<Network>, plies: usize) -> NnueStack {
+        NnueStack::with_simd(net, plies, Simd::best())
+    }
+
+    /// A stack using the kernels `simd` (which the CPU must have: take it
+    /// from [`Simd::available`]).
+    pub fn with_simd(net: Arc<Network>, plies: usize, simd: Simd) -> NnueStack {
         let w = net.width();
         NnueStack {
             acc: vec![0; w * plies],
             keys: vec![None; plies],
+            simd,
             net,
         }
+    }
+
+    /// Forgets every accumulator: the next position entered is summed from
+    /// scratch.
+    pub fn clear(&mut self) {
+        self.keys.fill(None);
     }
 
     /// Makes the accumulator of `pos`, entered at `ply`, current.
@@ -375,14 +423,17 @@ impl NnueStack {
             return;
         }
         let w = self.net.width();
-        match ply.checked_sub(1).and_then(|p| self.keys[p]) {
+        let (before, here) = self.acc.split_at_mut(ply * w);
+        let child = &mut here[..w];
+        let updated = match ply.checked_sub(1).and_then(|p| self.keys[p]) {
             Some(parent) => {
-                let (before, here) = self.acc.split_at_mut(ply * w);
-                let child = &mut here[..w];
-                child.copy_from_slice(&before[(ply - 1) * w..]);
-                self.net.update(child, &parent, &key);
+                let parent_acc = &before[(ply - 1) * w..];
+                self.net.update(self.simd, child, parent_acc, &parent, &key)
             }
-            None => self.net.refresh(pos, &mut self.acc[ply * w..(ply + 1) * w]),
+            None => false,
+        };
+        if !updated {
+            self.net.refresh(self.simd, pos, child);
         }
         // An accumulator is a function of its key alone, so an entry left
         // from another line is still right for its key: the parent's slot
@@ -396,7 +447,7 @@ impl NnueStack {
         self.enter(pos, ply);
         let w = self.net.width();
         let acc = &self.acc[ply * w..(ply + 1) * w];
-        let score = self.net.output(acc, pos.side_to_move());
+        let score = self.net.output(self.simd, acc, pos.side_to_move());
         debug_assert_eq!(score, self.net.evaluate(pos), "incremental NNUE drifted");
         score
     }
@@ -412,20 +463,40 @@ fn embedded(family: Family) -> Option<&'static [u8]> {
     }
 }
 
-/// The embedded net for a family, read once.
-pub fn embedded_net(family: Family) -> Option<Arc<Network>> {
-    static NETS: OnceLock<Vec<Option<Arc<Network>>>> = OnceLock::new();
-    let nets = NETS.get_or_init(|| {
+/// Every embedded net, read once: `Err` names a net that does not parse,
+/// a broken build. The program checks this at start-up
+/// ([`check_embedded_nets`]) and stops with the message, rather than play
+/// on quietly with another evaluation.
+fn embedded_nets() -> &'static Result<Vec<Option<Arc<Network>>>, String> {
+    static NETS: OnceLock<Result<Vec<Option<Arc<Network>>>, String>> = OnceLock::new();
+    NETS.get_or_init(|| {
         Family::ALL
             .iter()
-            .map(|f| {
-                embedded(*f)
-                    .and_then(|b| Network::from_bytes(b).ok())
-                    .map(Arc::new)
+            .map(|f| match embedded(*f) {
+                None => Ok(None),
+                Some(bytes) => Network::from_bytes(bytes)
+                    .map(|net| Some(Arc::new(net)))
+                    .map_err(|e| format!("the embedded {} net is broken: {e}", f.name())),
             })
             .collect()
-    });
-    nets[family.index()].clone()
+    })
+}
+
+/// Checks that every net built into the binary parses.
+pub fn check_embedded_nets() -> Result<(), String> {
+    embedded_nets().as_ref().map(|_| ()).map_err(Clone::clone)
+}
+
+/// The embedded net for a family, if it has one.
+///
+/// # Panics
+/// If an embedded net does not parse: a broken build, which
+/// [`check_embedded_nets`] reports at start-up before any search runs.
+pub fn embedded_net(family: Family) -> Option<Arc<Network>> {
+    match embedded_nets() {
+        Ok(nets) => nets[family.index()].clone(),
+        Err(e) => panic!("{e}"),
+    }
 }
 
 #[cfg(test)]
@@ -445,6 +516,25 @@ mod tests {
             }
         }
         assert!(embedded_net(Family::Edge9).is_some());
+        assert_eq!(check_embedded_nets(), Ok(()));
+    }
+
+    /// The fixed-point output scale against the f64 one it replaced.
+    #[test]
+    fn integer_output_scaling_matches_floating_point() {
+        let float = |sum: i32| {
+            ((sum as f64 * CENTI_PER_LOGIT / (QA * QB) as f64) as i32)
+                .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        };
+        let mut differ = 0;
+        for sum in (-2_000_000..=2_000_000).chain([i32::MIN, i32::MAX, -70_000_000, 70_000_000]) {
+            let (int, f) = (centi_of_sum(sum), float(sum));
+            assert!((int - f).abs() <= 1, "sum {sum}: {int} against {f}");
+            differ += usize::from(int != f);
+        }
+        assert!(differ < 100, "{differ} sums differ");
+        assert_eq!(centi_of_sum(0), 0);
+        assert_eq!(centi_of_sum(-1), 0, "rounded towards zero");
     }
 
     #[test]
@@ -468,8 +558,22 @@ mod tests {
             (Preset::Brandubh, Family::Corner7),
         ] {
             let rules = Rules::preset(preset);
-            let net = Arc::new(Network::random(family, 32, 7));
-            let mut stack = NnueStack::new(net.clone(), 400);
+            // 40 per side: the vector kernels' tails are used too.
+            let net = Arc::new(Network::random(family, 40, 7));
+            for simd in Simd::available() {
+                let mut stack = NnueStack::with_simd(net.clone(), 400, simd);
+                check_incremental_against_scratch(&rules, &net, &mut stack, simd);
+            }
+        }
+    }
+
+    fn check_incremental_against_scratch(
+        rules: &Rules,
+        net: &Network,
+        stack: &mut NnueStack,
+        simd: Simd,
+    ) {
+        {
             let mut rng = rand::rngs::StdRng::seed_from_u64(3);
             for _game in 0..5 {
                 let mut game = Game::new(rules.clone());
@@ -487,7 +591,12 @@ mod tests {
                     ply += 1;
                     let pos = *game.position();
                     let inc = stack.evaluate(&pos, ply);
-                    assert_eq!(inc, net.evaluate(&pos));
+                    assert_eq!(
+                        inc,
+                        net.evaluate_with(Simd::Scalar, &pos),
+                        "{}",
+                        simd.name()
+                    );
                 }
             }
         }
