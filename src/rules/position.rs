@@ -10,6 +10,7 @@ use std::fmt;
 
 mod fort;
 mod replies;
+mod roads;
 
 /// Enough for any position: every empty square is reachable from at most
 /// four directions, by one piece each.

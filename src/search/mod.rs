@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod eval;
 pub mod history;
+pub mod movepick;
 pub mod params;
 mod searcher;
 pub mod settings;

@@ -8,6 +8,7 @@
 use super::eval::nnue::NnueStack;
 use super::eval::{open_roads, Evaluator};
 use super::history::{History, HistoryStore};
+use super::movepick::{pick_next, retain_moves, score_moves, QuietFilter};
 use super::params::*;
 use super::time::Deadlines;
 use super::tt::{Bound, Entry, TranspositionTable};
@@ -446,51 +447,6 @@ impl<'a> Searcher<'a> {
         self.pv_len[ply] = child_len;
     }
 
-    /// Ordering scores for `moves` (picked best-first by [`pick_next`]).
-    fn order_moves(
-        &self,
-        pos: &Position,
-        moves: &MoveList,
-        tt_move: Option<Move>,
-        ply: usize,
-    ) -> ScoreList {
-        let rules = self.rules;
-        let side = pos.side_to_move();
-        let targets = pos.capture_targets(rules, side);
-        let king = pos.king_square();
-        // Squares on the king's open roads and his roads to a corner's
-        // neighbour (attackers block them).
-        let road_block = match (side, king) {
-            (Side::Attackers, Some(k)) => {
-                let m = rules.masks();
-                road_squares_to(pos, rules, k, m.escape | m.escape_approach)
-            }
-            _ => Bitboard::EMPTY,
-        };
-        let mut scores = ScoreList::new();
-        for &mv in moves.iter() {
-            let mut s = self.history.score(side, mv);
-            if Some(mv) == tt_move {
-                s = ORDER_TT_MOVE;
-            } else if targets.has(mv.to()) {
-                s += ORDER_CAPTURE;
-            } else if road_block.has(mv.to()) {
-                s += ORDER_ROAD_BLOCK;
-            } else if Some(mv.from()) == king {
-                // King moves that open a road to an escape square.
-                if pos.escapes_from(rules, mv.to()).any() {
-                    s += ORDER_KING_TO_ROAD;
-                }
-            } else if Some(mv) == self.killers[ply][0] {
-                s += ORDER_KILLER_1;
-            } else if Some(mv) == self.killers[ply][1] {
-                s += ORDER_KILLER_2;
-            }
-            scores.push(s);
-        }
-        scores
-    }
-
     /// Common start of every node: resets the PV, tracks the selective
     /// depth, and scores a position the last move already won.
     #[inline]
@@ -583,7 +539,7 @@ impl<'a> Searcher<'a> {
         if limit_next {
             return;
         }
-        let blocks = road_squares(pos, self.rules, k);
+        let blocks = pos.road_squares(self.rules, k);
         let repeats = matches!(
             options.repetition,
             Repetition::Draw | Repetition::DefendersLose
@@ -613,7 +569,7 @@ impl<'a> Searcher<'a> {
             && depth <= FUTILITY_MAX_DEPTH
             && beta.abs() < WIN_BOUND
             && facts.static_eval - FUTILITY_MARGIN_PER_PLY * depth >= beta
-            && !(facts.side == Side::Defenders && king_pressed(pos, self.rules))
+            && !(facts.side == Side::Defenders && pos.king_pressed(self.rules))
     }
 
     /// Null move: let the opponent move twice; if the side to move still
@@ -777,8 +733,16 @@ impl<'a> Searcher<'a> {
         let pv_node = kind.is_pv();
         let rules = self.rules;
         let side = facts.side;
-        let mut scores = self.order_moves(pos, moves, tt_move, ply);
         let targets = pos.capture_targets(rules, side);
+        let mut scores = score_moves(
+            pos,
+            rules,
+            moves,
+            targets,
+            tt_move,
+            &self.history,
+            &self.killers[ply],
+        );
         let mut best = -WIN - 1;
         let mut best_move = None;
         let lmp_node = self.setup.features.late_move_pruning
@@ -787,7 +751,7 @@ impl<'a> Searcher<'a> {
             && depth <= LMP_MAX_DEPTH;
         let surely_quiet = self.surely_quiet_filter(pos, facts, targets, lmp_node, ply);
         let approaches_before = if side == Side::Defenders {
-            approach_roads(pos, rules)
+            pos.approach_roads(rules)
         } else {
             Bitboard::EMPTY
         };
@@ -814,7 +778,7 @@ impl<'a> Searcher<'a> {
             let gives_threat = side == Side::Defenders
                 && child.outcome().is_none()
                 && (open_roads(&child, rules).any()
-                    || (approach_roads(&child, rules) & !approaches_before).any());
+                    || (child.approach_roads(rules) & !approaches_before).any());
             let extension =
                 i32::from(gives_threat && (ply as i32) < 2 * depth + THREAT_EXTENSION_SLACK);
             let quiet = !capture
@@ -1007,7 +971,7 @@ impl<'a> Searcher<'a> {
             best = -(WIN - ply as i32 - 2);
             let block = pos
                 .king_square()
-                .map(|k| road_squares(pos, rules, k))
+                .map(|k| pos.road_squares(rules, k))
                 .unwrap_or_default();
             block | targets
         } else {
@@ -1304,101 +1268,6 @@ impl<'a> Searcher<'a> {
             }
         }
     }
-}
-
-/// Which moves late-move pruning may drop without making them.
-struct QuietFilter {
-    quiet_squares: Bitboard,
-    king_lines: Bitboard,
-    encircling: bool,
-    king: Option<Square>,
-    killers: [Option<Move>; 2],
-}
-
-impl QuietFilter {
-    fn holds(&self, mv: Move) -> bool {
-        self.quiet_squares.has(mv.to())
-            && !self.king_lines.has(mv.from())
-            && !self.encircling
-            && Some(mv.from()) != self.king
-            && !self.killers.contains(&Some(mv))
-    }
-}
-
-/// Keeps, from index `from` on, only the moves (and their scores) that
-/// `keep` accepts.
-fn retain_moves(
-    moves: &mut MoveList,
-    scores: &mut ScoreList,
-    from: usize,
-    keep: impl Fn(Move) -> bool,
-) {
-    let mut kept = from;
-    for j in from..moves.len() {
-        if keep(moves[j]) {
-            moves[kept] = moves[j];
-            scores[kept] = scores[j];
-            kept += 1;
-        }
-    }
-    moves.truncate(kept);
-    scores.truncate(kept);
-}
-
-/// The squares of the king's open roads: any piece landing on one blocks it.
-pub fn road_squares(pos: &Position, rules: &Rules, k: Square) -> Bitboard {
-    road_squares_to(pos, rules, k, rules.masks().escape)
-}
-
-/// The squares beside a restricted corner that the king reaches in one
-/// move. No soldier can stop his next step from there (into the corner),
-/// so a road to one threatens like an open road, a move later.
-pub fn approach_roads(pos: &Position, rules: &Rules) -> Bitboard {
-    let approach = rules.masks().escape_approach;
-    match pos.king_square() {
-        Some(k) if approach.any() => pos.destinations(rules, k) & approach,
-        _ => Bitboard::EMPTY,
-    }
-}
-
-/// The squares of the king's roads to `goals`: any piece landing on one
-/// blocks that road.
-fn road_squares_to(pos: &Position, rules: &Rules, k: Square, goals: Bitboard) -> Bitboard {
-    let dests = pos.destinations(rules, k);
-    let roads = dests & goals;
-    let mut squares = Bitboard::EMPTY;
-    for e in roads.squares() {
-        for s in dests.squares() {
-            let same_line = (s.rank() == k.rank() && e.rank() == k.rank())
-                || (s.file() == k.file() && e.file() == k.file());
-            let same_side = (s.index() > k.index()) == (e.index() > k.index());
-            if same_line && same_side {
-                squares.set(s);
-            }
-        }
-    }
-    squares
-}
-
-type ScoreList = arrayvec::ArrayVec<i32, { crate::rules::position::MAX_MOVES }>;
-
-/// Whether an attacker stands beside the king.
-fn king_pressed(pos: &Position, rules: &Rules) -> bool {
-    (pos.king().neighbours(rules.masks().board) & pos.attackers()).any()
-}
-
-/// Moves the best-scored of `moves[i..]` to `i` and returns it.
-#[inline]
-fn pick_next(moves: &mut MoveList, scores: &mut ScoreList, i: usize) -> Move {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
-            best = j;
-        }
-    }
-    moves.swap(i, best);
-    scores.swap(i, best);
-    moves[i]
 }
 
 fn score_to_tt(score: i32, ply: usize) -> i32 {

@@ -1,0 +1,50 @@
+//! The king's roads: the squares an attacker must land on to block his way
+//! to an escape square or to a square beside a restricted corner. Board
+//! geometry the search's ordering, pruning and extensions ask about.
+
+use super::Position;
+use crate::rules::options::Rules;
+use crate::rules::types::{Bitboard, Square};
+
+impl Position {
+    /// The squares of the king's (on `k`) open roads: any piece landing on
+    /// one blocks it.
+    pub fn road_squares(&self, rules: &Rules, k: Square) -> Bitboard {
+        self.road_squares_to(rules, k, rules.masks().escape)
+    }
+
+    /// The squares beside a restricted corner that the king reaches in one
+    /// move. No soldier can stop his next step from there (into the
+    /// corner), so a road to one threatens like an open road, a move later.
+    pub fn approach_roads(&self, rules: &Rules) -> Bitboard {
+        let approach = rules.masks().escape_approach;
+        match self.king_square() {
+            Some(k) if approach.any() => self.destinations(rules, k) & approach,
+            _ => Bitboard::EMPTY,
+        }
+    }
+
+    /// The squares of the king's (on `k`) roads to `goals`: any piece
+    /// landing on one blocks that road.
+    pub fn road_squares_to(&self, rules: &Rules, k: Square, goals: Bitboard) -> Bitboard {
+        let dests = self.destinations(rules, k);
+        let roads = dests & goals;
+        let mut squares = Bitboard::EMPTY;
+        for e in roads.squares() {
+            for s in dests.squares() {
+                let same_line = (s.rank() == k.rank() && e.rank() == k.rank())
+                    || (s.file() == k.file() && e.file() == k.file());
+                let same_side = (s.index() > k.index()) == (e.index() > k.index());
+                if same_line && same_side {
+                    squares.set(s);
+                }
+            }
+        }
+        squares
+    }
+
+    /// Whether an attacker stands beside the king.
+    pub fn king_pressed(&self, rules: &Rules) -> bool {
+        (self.king().neighbours(rules.masks().board) & self.attackers()).any()
+    }
+}
