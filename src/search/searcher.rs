@@ -772,6 +772,10 @@ impl<'a> Searcher<'a> {
             next += 1;
             let mv = pick_next(moves, &mut scores, i);
             let child = pos.make(rules, mv);
+            if depth > 1 {
+                // The child will probe the table: start fetching its bucket.
+                self.shared.tt.prefetch(child.hash());
+            }
             let capture = child.captured > 0;
             // King threat: after a defender move the king has an open road,
             // or a new road to a square beside a restricted corner.

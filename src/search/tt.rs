@@ -1,5 +1,5 @@
-//! The transposition table, shared by all search threads without locks or
-//! `unsafe`: each slot is two atomics holding `key ^ data` and `data`, so a
+//! The transposition table, shared by all search threads without locks:
+//! each slot is two atomics holding `key ^ data` and `data`, so a
 //! slot torn by two threads writing at once fails the key check and is
 //! simply not used.
 
@@ -36,6 +36,13 @@ struct Slot {
 const SLOTS_PER_BUCKET: usize = 2;
 const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 const _: () = assert!(SLOT_BYTES == 16);
+
+/// A bucket: the slots one key may use. Aligned to its size, so that a
+/// bucket never straddles two cache lines and a probe costs one miss.
+#[repr(C, align(32))]
+struct Bucket([Slot; SLOTS_PER_BUCKET]);
+const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
+const _: () = assert!(BUCKET_BYTES == SLOTS_PER_BUCKET * SLOT_BYTES);
 
 // The 64 bits of a slot's data, low to high: move, score, static
 // evaluation, depth, bound, age.
@@ -107,26 +114,26 @@ fn depth_of(data: u64) -> i32 {
 /// A table of `2^k` buckets of two slots: the first keeps the deeper (or
 /// newer) entry, the second always takes the latest.
 pub struct TranspositionTable {
-    slots: Box<[Slot]>,
+    buckets: Box<[Bucket]>,
     mask: usize,
     age: AtomicU8,
 }
 
-/// `len` empty slots in zeroed memory. The allocator hands large zeroed
+/// `len` empty buckets in zeroed memory. The allocator hands large zeroed
 /// blocks out as untouched pages, so a table of any size is ready at once
 /// and memory is taken only as the search writes to it.
-fn zeroed_slots(len: usize) -> Option<Box<[Slot]>> {
-    let layout = std::alloc::Layout::array::<Slot>(len.max(1)).ok()?;
-    // SAFETY: the layout has a non-zero size (at least one slot).
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Slot>();
+fn zeroed_buckets(len: usize) -> Option<Box<[Bucket]>> {
+    let layout = std::alloc::Layout::array::<Bucket>(len.max(1)).ok()?;
+    // SAFETY: the layout has a non-zero size (at least one bucket).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Bucket>();
     if ptr.is_null() {
         return None;
     }
     // SAFETY: `ptr` comes from the global allocator with the layout of an
-    // array of `len.max(1)` slots, which is the layout a `Box<[Slot]>` of
-    // that length frees with; the memory is zeroed, and all-zero bytes are
-    // a valid `Slot` (two `AtomicU64`, which have the representation of
-    // `u64`); the box takes sole ownership of the block.
+    // array of `len.max(1)` buckets (size and alignment), which is the
+    // layout a `Box<[Bucket]>` of that length frees with; the memory is
+    // zeroed, and all-zero bytes are a valid `Bucket` (`AtomicU64`s, which
+    // have the representation of `u64`); the box takes sole ownership.
     Some(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len.max(1))) })
 }
 
@@ -146,7 +153,7 @@ const MEMORY_HEADROOM: u64 = 256 << 20;
 /// The most buckets (a power of two) that fit in `bytes`.
 fn buckets_for(bytes: usize) -> usize {
     let mut buckets = 1usize;
-    while buckets * 2 * SLOTS_PER_BUCKET * SLOT_BYTES <= bytes {
+    while buckets * 2 * BUCKET_BYTES <= bytes {
         buckets *= 2;
     }
     buckets
@@ -155,7 +162,7 @@ fn buckets_for(bytes: usize) -> usize {
 /// The MiB a table asked for as `mib` MiB really takes: the largest power
 /// of two of buckets that fits (100 MiB gives 64).
 pub fn used_mib(mib: usize) -> usize {
-    (buckets_for(mib.max(1).saturating_mul(1 << 20)) * SLOTS_PER_BUCKET * SLOT_BYTES) >> 20
+    (buckets_for(mib.max(1).saturating_mul(1 << 20)) * BUCKET_BYTES) >> 20
 }
 
 impl TranspositionTable {
@@ -179,24 +186,23 @@ impl TranspositionTable {
             }
         }
         let buckets = buckets_for(bytes);
-        let slots = zeroed_slots(buckets * SLOTS_PER_BUCKET)
+        let buckets_memory = zeroed_buckets(buckets)
             .ok_or_else(|| format!("cannot allocate a {mib} MiB hash table"))?;
         Ok(TranspositionTable {
-            slots,
+            buckets: buckets_memory,
             mask: buckets - 1,
             age: AtomicU8::new(0),
         })
     }
 
     fn with_buckets(buckets: usize) -> TranspositionTable {
-        let slots = (0..buckets * SLOTS_PER_BUCKET)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
+        let empty = || Slot {
+            check: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        };
+        let buckets_memory = (0..buckets).map(|_| Bucket([empty(), empty()])).collect();
         TranspositionTable {
-            slots,
+            buckets: buckets_memory,
             mask: buckets - 1,
             age: AtomicU8::new(0),
         }
@@ -204,12 +210,12 @@ impl TranspositionTable {
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * SLOT_BYTES
+        self.buckets.len() * BUCKET_BYTES
     }
 
     /// Empties every slot.
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.buckets.iter().flat_map(|b| &b.0) {
             s.check.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
         }
@@ -223,15 +229,31 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
-        ((key as usize) & self.mask) * SLOTS_PER_BUCKET
+    fn bucket(&self, key: u64) -> &[Slot; SLOTS_PER_BUCKET] {
+        &self.buckets[(key as usize) & self.mask].0
+    }
+
+    /// Asks the CPU to bring `key`'s bucket into the cache: called when a
+    /// move is made, its probe a few hundred cycles later finds it there
+    /// instead of waiting on memory.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let bucket: *const Bucket = &self.buckets[(key as usize) & self.mask];
+            // SAFETY: a prefetch is a hint that reads nothing and cannot
+            // fault; SSE is part of every x86-64.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let b = self.bucket(key);
-        for s in &self.slots[b..b + SLOTS_PER_BUCKET] {
+        for s in self.bucket(key) {
             let data = s.data.load(Ordering::Relaxed);
             if s.check.load(Ordering::Relaxed) ^ data == key {
                 return unpack(data);
@@ -252,8 +274,7 @@ impl TranspositionTable {
         bound: Bound,
     ) {
         let age = self.age.load(Ordering::Relaxed);
-        let b = self.bucket(key);
-        let bucket = &self.slots[b..b + SLOTS_PER_BUCKET];
+        let bucket = self.bucket(key);
         // Same position already stored: overwrite in place.
         let mut target = None;
         for (i, s) in bucket.iter().enumerate() {
@@ -305,9 +326,12 @@ impl TranspositionTable {
     /// Permille of sampled slots written during the current search.
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Ordering::Relaxed);
-        let sample = self.slots.len().min(2000);
-        let used = self.slots[..sample]
+        let sample = (self.buckets.len() * SLOTS_PER_BUCKET).min(2000);
+        let used = self
+            .buckets
             .iter()
+            .flat_map(|b| &b.0)
+            .take(sample)
             .filter(|s| {
                 let d = s.data.load(Ordering::Relaxed);
                 unpack(d).is_some() && age_of(d) == age
@@ -373,8 +397,7 @@ mod tests {
         let other = key ^ (1u64 << 63);
         assert!(tt.probe(other).is_none());
         // A torn write (check from one entry, data from another) fails the check.
-        let b = tt.bucket(key);
-        for s in &tt.slots[b..b + SLOTS_PER_BUCKET] {
+        for s in tt.bucket(key) {
             s.data.fetch_xor(1 << 20, Ordering::Relaxed);
         }
         assert!(tt.probe(key).is_none());
