@@ -54,6 +54,9 @@ pub enum Command {
     /// Merge match record files (say, the shards of one match, or a match and
     /// its continuation) into one report.
     Stats(StatsArgs),
+    /// Tune the search's numbers by SPSA: the engine with each set of
+    /// perturbed numbers plays the engine with the opposite perturbation.
+    Spsa(SpsaArgs),
     /// Play one game on a Tablut Challenge server (Ashton rules).
     TablutChallenge(TablutChallengeArgs),
     /// Play as a bot account on a hnefatafl-copenhagen server (hnefatafl.org).
@@ -824,6 +827,42 @@ pub struct MatchArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct SpsaArgs {
+    /// The engine tuned (it plays itself): cmd=<path> [arg=<a>]... [option.<Name>=<v>]...
+    #[arg(long = "engine", value_name = "KEY=VALUE...", required = true)]
+    pub engine: String,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Clock per side: <base>+<inc> in seconds.
+    #[arg(long, default_value = "1+0.01")]
+    pub tc: String,
+    /// Iterations (each plays --games games, in pairs).
+    #[arg(long, default_value_t = 1000)]
+    pub iterations: usize,
+    /// Games per iteration (rounded up to pairs).
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// A number to tune, by name (repeatable; default: all of them, see
+    /// `src/search/params.rs`).
+    #[arg(long = "param", value_name = "NAME")]
+    pub params: Vec<String>,
+    /// The learning rate at the last iteration.
+    #[arg(long = "r-end", default_value_t = 0.002)]
+    pub r_end: f64,
+    /// Random opening plies.
+    #[arg(long, default_value_t = 4)]
+    pub openings: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Append each iteration's numbers to this file.
+    #[arg(long)]
+    pub log: Option<String>,
+}
+
+#[derive(Args, Debug)]
 pub struct ReplayArgs {
     /// Records files written by `konakis match --records`.
     #[arg(required = true)]
@@ -952,6 +991,59 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
     cfg.rules()?;
     let outcome = runner::run_match(&cfg)?;
     say!("{}", runner::report(&cfg, &outcome).trim_end());
+    Ok(())
+}
+
+/// `konakis spsa`: tunes, printing each iteration's numbers, and at the end
+/// the engine options that play the result.
+pub fn run_spsa(args: &SpsaArgs) -> Result<(), String> {
+    use crate::runner::spsa::{self, SpsaConfig};
+    use crate::runner::{adjudication::Adjudication, MatchConfig, OpeningSource, TimeControl};
+    let words: Vec<String> = args
+        .engine
+        .split(ENGINE_WORD_SEPARATOR)
+        .map(String::from)
+        .collect();
+    let engine = crate::runner::player::EngineSpec::parse(&words)?;
+    let (variant, overrides) = args.rules.parts()?;
+    let tuned = spsa::tunables(&args.params)?;
+    if !(args.r_end > 0.0 && args.r_end < 1.0) {
+        return Err("--r-end must be between 0 and 1".into());
+    }
+    let base = MatchConfig {
+        engines: [engine.clone(), engine.clone()],
+        variant,
+        overrides,
+        games: args.games.max(2),
+        concurrency: args.concurrency,
+        tc: TimeControl::parse_tc(&args.tc)?,
+        openings: OpeningSource::Random(args.openings),
+        repeat: true,
+        sprt: None,
+        records: None,
+        seed: args.seed,
+        time_margin: 100,
+        stall: std::time::Duration::from_secs(60),
+        quiet: true,
+        adjudication: Adjudication::default(),
+        shard: None,
+    };
+    base.rules()?;
+    let cfg = SpsaConfig {
+        base,
+        engine,
+        tuned: tuned.clone(),
+        iterations: args.iterations,
+        r_end: args.r_end,
+        log: args.log.clone(),
+    };
+    let names: Vec<&str> = tuned.iter().map(|t| t.name).collect();
+    say!("# iteration result {}", names.join(" "));
+    let theta = spsa::run_spsa(&cfg, |step| {
+        let values: Vec<String> = step.theta.iter().map(|v| format!("{v:.2}")).collect();
+        say!("{} {} {}", step.iteration, step.result, values.join(" "));
+    })?;
+    say!("# tuned: {}", spsa::options_text(&tuned, &theta));
     Ok(())
 }
 

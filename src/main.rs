@@ -1,8 +1,8 @@
 use clap::Parser;
 use konakis::cli::{
     group_engine_words, run_bench, run_datagen, run_hnefatafl_bot, run_match, run_openings,
-    run_perft, run_predict, run_replay, run_serve, run_stats, run_tablut_challenge, run_train,
-    run_tune, Cli, Command,
+    run_perft, run_predict, run_replay, run_serve, run_spsa, run_stats, run_tablut_challenge,
+    run_train, run_tune, Cli, Command,
 };
 
 fn main() {
@@ -37,6 +37,7 @@ fn main() {
         Some(Command::Predict(args)) => run_predict(&args),
         Some(Command::Openings(args)) => run_openings(&args),
         Some(Command::Stats(args)) => run_stats(&args),
+        Some(Command::Spsa(args)) => run_spsa(&args),
         Some(Command::TablutChallenge(args)) => run_tablut_challenge(&args),
         Some(Command::HnefataflBot(args)) => run_hnefatafl_bot(&args),
         Some(Command::Serve(args)) => run_serve(&args),

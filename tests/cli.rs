@@ -150,3 +150,48 @@ fn errors_name_the_flag_at_fault() {
     assert_eq!(code, Some(2));
     assert!(err.contains("not a records file"), "{err}");
 }
+
+/// `konakis spsa` plays the engine against itself with opposite
+/// perturbations and ends with the options that play the tuned numbers;
+/// a tunable that does not exist is refused with the list.
+#[test]
+fn spsa_tunes_and_prints_the_options_it_found() {
+    let engine = format!("cmd={}", env!("CARGO_BIN_EXE_konakis"));
+    let (code, out, err) = konakis(&[
+        "spsa",
+        "--engine",
+        &engine,
+        "--variant",
+        "brandubh",
+        "--tc",
+        "0.3+0.01",
+        "--iterations",
+        "2",
+        "--param",
+        "AspirationWindow",
+        "--param",
+        "TuneLmpBase",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0], "# iteration result AspirationWindow LmpBase",
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("1 ") && lines[2].starts_with("2 "),
+        "{out}"
+    );
+    let last = lines.last().copied().unwrap_or_default();
+    assert!(
+        last.starts_with("# tuned: option.TuneAspirationWindow=")
+            && last.contains(" option.TuneLmpBase="),
+        "{out}"
+    );
+    let (code, _, err) = konakis(&["spsa", "--engine", &engine, "--param", "Nope"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("no tunable named 'Nope'") && err.contains("FutilityMarginPerPly"),
+        "{err}"
+    );
+}

@@ -631,3 +631,43 @@ fn the_table_is_emptied_when_the_evaluation_or_rules_change() {
     e.set_rules(Rules::preset(Preset::HnefataflOrg7));
     assert_eq!(e.hashfull(), 0);
 }
+
+/// The search's tunable numbers are hidden `Tune<Name>` options: checked
+/// against their ranges, absent from the option list a GUI shows, and they
+/// change the search (the defaults are the bench's).
+#[test]
+fn tune_options_are_hidden_checked_and_change_the_search() {
+    use konakis::search::params::{SearchParams, Tune, TUNABLES};
+    let defaults = SearchParams::default();
+    assert_eq!(defaults.get(Tune::FutilityMarginPerPly), 150);
+    assert_eq!(defaults.late_move_limit(2), 8 + 4 * 4);
+    assert_eq!(defaults.null_move_reduction(9), 2 + 9 / 4);
+    assert_eq!(
+        defaults.lmr_reduction(10, 20),
+        (0.5 + 10f64.ln() * 20f64.ln() / 2.2) as u8
+    );
+    let mut e = engine();
+    assert!(e
+        .option_table()
+        .iter()
+        .all(|o| !o.name.to_ascii_lowercase().starts_with("tune")));
+    e.set_rules(Rules::preset(Preset::Brandubh));
+    let before = e.search(Limits::depth(6));
+    for t in &TUNABLES {
+        let option = format!("Tune{}", t.name);
+        e.set_option(&option, Some(&t.default.to_string())).unwrap();
+        let err = e.set_option(&option, Some(&(t.max + 1).to_string()));
+        assert!(err.is_err(), "{option} took {}", t.max + 1);
+    }
+    e.new_game();
+    assert_eq!(
+        e.search(Limits::depth(6)).nodes,
+        before.nodes,
+        "defaults changed"
+    );
+    e.set_option("tunelmpbase", Some("2")).unwrap();
+    e.set_option("TuneFutilityMarginPerPly", Some("60"))
+        .unwrap();
+    e.new_game();
+    assert_ne!(e.search(Limits::depth(6)).nodes, before.nodes);
+}

@@ -10,6 +10,7 @@ pub mod openings;
 pub mod otep_client;
 pub mod player;
 pub mod record;
+pub mod spsa;
 pub mod stats;
 
 use crate::rules::{Game, Move, Position, Preset, Rules, Side, StartPoint};

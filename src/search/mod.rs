@@ -19,6 +19,7 @@ use crate::rules::otn::parse_otn_rules;
 use crate::rules::perft::{divide, perft_until, perft_with, Counting};
 use crate::rules::{Game, Move, MoveList, Position, Preset, Rules, StartPoint};
 use history::HistoryStore;
+use params::SearchParams;
 use searcher::{SearchSetup, Searcher, Shared};
 use settings::{parse_check, parse_spin};
 pub use settings::{Features, OptionInfo, OptionKind, Settings};
@@ -215,6 +216,11 @@ impl Engine {
             "quiescence" => f.quiescence = parse_check(name, value)?,
             "futility" => f.futility = parse_check(name, value)?,
             "lmp" => f.late_move_pruning = parse_check(name, value)?,
+            tune if tune.starts_with("tune") && SearchParams::find(&tune[4..]).is_some() => {
+                let t = SearchParams::find(&tune[4..]).ok_or("no such tunable")?;
+                let v = parse_spin(name, value, t.min as i64, t.max as i64)?;
+                self.settings.params.set(t.name, v as i32)?;
+            }
             "eval" => {
                 let lower = value.to_ascii_lowercase();
                 self.settings.eval =
@@ -605,6 +611,7 @@ impl Engine {
             root_moves,
             contempt: self.settings.contempt,
             features: self.settings.features,
+            params: self.settings.params,
             evaluator: self.evaluator(),
             threads: self.settings.threads,
             oversubscribed: std::thread::available_parallelism()

@@ -1,27 +1,190 @@
 //! Every tuning number of the search in one place, named. Each was set by
-//! self-play measurement (README, "Self-play"); change one and the bench
-//! signature changes with it.
+//! self-play measurement (docs/results/selfplay.md); change one and the
+//! bench signature changes with it. Those in [`TUNABLES`] can also be set
+//! at run time, as hidden `Tune<Name>` options, for `konakis spsa`.
 
-/// Quiescence: how many capture plies deep it goes before standing pat.
-pub const QSEARCH_MAX_DEPTH: i32 = 8;
-
-/// Reverse futility pruning: the deepest remaining depth it applies at, and
-/// the margin above beta per remaining ply.
-pub const FUTILITY_MAX_DEPTH: i32 = 3;
-pub const FUTILITY_MARGIN_PER_PLY: i32 = 150;
-
-/// Late-move pruning: the deepest remaining depth it applies at.
-pub const LMP_MAX_DEPTH: i32 = 3;
-
-/// Late-move pruning: how many moves are searched before quiet ones are
-/// pruned, by remaining depth.
-#[inline]
-pub fn late_move_limit(depth: i32) -> usize {
-    (8 + 4 * depth * depth) as usize
+/// The search numbers that can be tuned at run time: each is a hidden
+/// engine option `Tune<Name>` (like Stockfish's `TUNE`), so that
+/// `konakis spsa` can play engines with different values against each
+/// other. The defaults are the values self-play measurement chose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tune {
+    /// Quiescence: how many capture plies deep it goes before standing pat.
+    QsearchMaxDepth,
+    /// Reverse futility pruning: the deepest remaining depth it applies at.
+    FutilityMaxDepth,
+    /// Reverse futility pruning: the margin above beta per remaining ply.
+    FutilityMarginPerPly,
+    /// Late-move pruning: the deepest remaining depth it applies at.
+    LmpMaxDepth,
+    /// Late-move pruning: moves searched before quiet ones are pruned are
+    /// `LmpBase + LmpFactor * depth²`.
+    LmpBase,
+    LmpFactor,
+    /// Null move: the shallowest remaining depth it is tried at.
+    NullMoveMinDepth,
+    /// Null move: the reduction is `NullMoveReductionBase + depth /
+    /// NullMoveReductionDivisor`.
+    NullMoveReductionBase,
+    NullMoveReductionDivisor,
+    /// Aspiration windows: the first half-width.
+    AspirationWindow,
+    /// Late-move reductions: the shallowest remaining depth and the first
+    /// move index they apply to.
+    LmrMinDepth,
+    LmrMinMoveIndex,
+    /// Late-move reductions: `ln depth · ln index / (LmrDivisor / 100)`.
+    LmrDivisor,
+    /// King-threat extension: a defender move that opens a road for the
+    /// king is searched one ply deeper while the line is shorter than this
+    /// many plies beyond twice the iteration depth (so extensions cannot
+    /// run away).
+    ThreatExtensionSlack,
 }
 
-/// Null move: the shallowest remaining depth it is tried at.
-pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
+/// A tunable number: its name (the option is `Tune` + name), default,
+/// range, and the step SPSA perturbs it by at the end of a session.
+#[derive(Clone, Copy, Debug)]
+pub struct Tunable {
+    pub tune: Tune,
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    pub step: f64,
+}
+
+const fn tunable(
+    tune: Tune,
+    name: &'static str,
+    default: i32,
+    min: i32,
+    max: i32,
+    step: f64,
+) -> Tunable {
+    Tunable {
+        tune,
+        name,
+        default,
+        min,
+        max,
+        step,
+    }
+}
+
+/// Every tunable number, in the order of [`Tune`].
+pub const TUNABLES: [Tunable; 14] = [
+    tunable(Tune::QsearchMaxDepth, "QsearchMaxDepth", 8, 2, 16, 1.0),
+    tunable(Tune::FutilityMaxDepth, "FutilityMaxDepth", 3, 1, 6, 0.5),
+    tunable(
+        Tune::FutilityMarginPerPly,
+        "FutilityMarginPerPly",
+        150,
+        40,
+        400,
+        15.0,
+    ),
+    tunable(Tune::LmpMaxDepth, "LmpMaxDepth", 3, 1, 6, 0.5),
+    tunable(Tune::LmpBase, "LmpBase", 8, 2, 24, 1.5),
+    tunable(Tune::LmpFactor, "LmpFactor", 4, 1, 10, 0.75),
+    tunable(Tune::NullMoveMinDepth, "NullMoveMinDepth", 3, 2, 6, 0.5),
+    tunable(
+        Tune::NullMoveReductionBase,
+        "NullMoveReductionBase",
+        2,
+        1,
+        4,
+        0.5,
+    ),
+    tunable(
+        Tune::NullMoveReductionDivisor,
+        "NullMoveReductionDivisor",
+        4,
+        2,
+        8,
+        0.75,
+    ),
+    tunable(Tune::AspirationWindow, "AspirationWindow", 30, 8, 120, 5.0),
+    tunable(Tune::LmrMinDepth, "LmrMinDepth", 3, 2, 5, 0.5),
+    tunable(Tune::LmrMinMoveIndex, "LmrMinMoveIndex", 3, 1, 8, 0.75),
+    tunable(Tune::LmrDivisor, "LmrDivisor", 220, 120, 400, 15.0),
+    tunable(
+        Tune::ThreatExtensionSlack,
+        "ThreatExtensionSlack",
+        8,
+        2,
+        16,
+        1.0,
+    ),
+];
+
+const _: () = {
+    let mut i = 0;
+    while i < TUNABLES.len() {
+        assert!(TUNABLES[i].tune as usize == i);
+        assert!(TUNABLES[i].min <= TUNABLES[i].default && TUNABLES[i].default <= TUNABLES[i].max);
+        i += 1;
+    }
+};
+
+/// The tunable numbers a search uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams([i32; TUNABLES.len()]);
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        let mut values = [0; TUNABLES.len()];
+        for (v, t) in values.iter_mut().zip(&TUNABLES) {
+            *v = t.default;
+        }
+        SearchParams(values)
+    }
+}
+
+impl SearchParams {
+    #[inline]
+    pub fn get(&self, tune: Tune) -> i32 {
+        self.0[tune as usize]
+    }
+
+    /// The tunable named `name` (without `Tune`, any case).
+    pub fn find(name: &str) -> Option<&'static Tunable> {
+        TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Sets one number, checked against its range.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+        let t = SearchParams::find(name).ok_or_else(|| format!("no tunable named {name}"))?;
+        if !(t.min..=t.max).contains(&value) {
+            return Err(format!(
+                "Tune{} must be {} to {}, not {value}",
+                t.name, t.min, t.max
+            ));
+        }
+        self.0[t.tune as usize] = value;
+        Ok(())
+    }
+
+    /// Late-move pruning: how many moves are searched before quiet ones
+    /// are pruned, by remaining depth.
+    #[inline]
+    pub fn late_move_limit(&self, depth: i32) -> usize {
+        (self.get(Tune::LmpBase) + self.get(Tune::LmpFactor) * depth * depth).max(0) as usize
+    }
+
+    /// Null move: the depth reduction.
+    #[inline]
+    pub fn null_move_reduction(&self, depth: i32) -> i32 {
+        self.get(Tune::NullMoveReductionBase) + depth / self.get(Tune::NullMoveReductionDivisor)
+    }
+
+    /// The late-move reduction of the `index`-th move at remaining `depth`.
+    pub fn lmr_reduction(&self, depth: usize, index: usize) -> u8 {
+        let divisor = self.get(Tune::LmrDivisor) as f64 / 100.0;
+        (0.5 + (depth as f64).ln() * (index as f64).ln() / divisor) as u8
+    }
+}
+
 /// Null move: the side to move needs at least this many pieces (fewer
 /// pieces make zugzwang-like positions likely).
 pub const NULL_MOVE_MIN_PIECES: u32 = 4;
@@ -29,29 +192,12 @@ pub const NULL_MOVE_MIN_PIECES: u32 = 4;
 /// verification search.
 pub const NULL_MOVE_VERIFY_DEPTH: i32 = 8;
 
-/// Null move: the depth reduction.
-#[inline]
-pub fn null_move_reduction(depth: i32) -> i32 {
-    2 + depth / 4
-}
-
-/// Aspiration windows: the shallowest depth they are used at, the first
-/// half-width, how much a failed window widens, and the half-width beyond
-/// which the window is dropped.
+/// Aspiration windows: the shallowest depth they are used at, how much a
+/// failed window widens, and the half-width beyond which the window is
+/// dropped (the first half-width is [`Tune::AspirationWindow`]).
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
-pub const ASPIRATION_WINDOW: i32 = 30;
 pub const ASPIRATION_WIDENING: i32 = 3;
 pub const ASPIRATION_MAX_WINDOW: i32 = 1000;
-
-/// Late-move reductions: the shallowest remaining depth and the first move
-/// index they apply to, and the table's formula.
-pub const LMR_MIN_DEPTH: i32 = 3;
-pub const LMR_MIN_MOVE_INDEX: usize = 3;
-
-/// The reduction of the `index`-th move at remaining `depth`.
-pub fn lmr_reduction(depth: usize, index: usize) -> u8 {
-    (0.5 + (depth as f64).ln() * (index as f64).ln() / 2.2) as u8
-}
 
 /// History: the bonus of a quiet move that cuts off, and the bound every
 /// score is pulled back towards (gravity).
@@ -77,11 +223,6 @@ pub const ORDER_KING_TO_ROAD: i32 = 950_000;
 pub const ORDER_ROAD_BLOCK: i32 = 900_000;
 pub const ORDER_KILLER_1: i32 = 800_000;
 pub const ORDER_KILLER_2: i32 = 700_000;
-
-/// King-threat extension: a defender move that opens a road for the king
-/// is searched one ply deeper while the line is shorter than this many
-/// plies beyond twice the iteration depth (so extensions cannot run away).
-pub const THREAT_EXTENSION_SLACK: i32 = 8;
 
 /// Time management: the moves a game is assumed to have left when the
 /// protocol does not say (tafl games are long: Copenhagen self-play runs

@@ -140,6 +140,8 @@ pub struct SearchSetup {
     pub root_moves: Vec<Move>,
     pub contempt: i32,
     pub features: Features,
+    /// The tunable search numbers (`Tune*` options).
+    pub params: SearchParams,
     pub evaluator: Evaluator,
     pub threads: usize,
     /// More search threads than the machine has cores.
@@ -266,7 +268,7 @@ impl<'a> Searcher<'a> {
         let mut lmr = [[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (i, cell) in row.iter_mut().enumerate().skip(1) {
-                *cell = lmr_reduction(d, i);
+                *cell = setup.params.lmr_reduction(d, i);
             }
         }
         Searcher {
@@ -566,9 +568,9 @@ impl<'a> Searcher<'a> {
         self.setup.features.futility
             && !pv_node
             && !facts.threatened
-            && depth <= FUTILITY_MAX_DEPTH
+            && depth <= self.setup.params.get(Tune::FutilityMaxDepth)
             && beta.abs() < WIN_BOUND
-            && facts.static_eval - FUTILITY_MARGIN_PER_PLY * depth >= beta
+            && facts.static_eval - self.setup.params.get(Tune::FutilityMarginPerPly) * depth >= beta
             && !(facts.side == Side::Defenders && pos.king_pressed(self.rules))
     }
 
@@ -586,14 +588,14 @@ impl<'a> Searcher<'a> {
     ) -> Option<i32> {
         let tried = self.setup.features.null_move
             && !facts.threatened
-            && depth >= NULL_MOVE_MIN_DEPTH
+            && depth >= self.setup.params.get(Tune::NullMoveMinDepth)
             && facts.static_eval >= beta
             && beta.abs() < WIN_BOUND
             && pos.pieces(facts.side).count() >= NULL_MOVE_MIN_PIECES;
         if !tried {
             return None;
         }
-        let r = null_move_reduction(depth);
+        let r = self.setup.params.null_move_reduction(depth);
         let child = pos.make_null();
         self.path.push(child.hash());
         let child_window = Window::new(-beta, -beta + 1);
@@ -748,8 +750,10 @@ impl<'a> Searcher<'a> {
         let lmp_node = self.setup.features.late_move_pruning
             && !pv_node
             && !facts.threatened
-            && depth <= LMP_MAX_DEPTH;
+            && depth <= self.setup.params.get(Tune::LmpMaxDepth);
         let surely_quiet = self.surely_quiet_filter(pos, facts, targets, lmp_node, ply);
+        let late_move_limit = self.setup.params.late_move_limit(depth);
+        let extension_slack = self.setup.params.get(Tune::ThreatExtensionSlack);
         let approaches_before = if side == Side::Defenders {
             pos.approach_roads(rules)
         } else {
@@ -760,7 +764,7 @@ impl<'a> Searcher<'a> {
         let mut failed_quiets = ArrayVec::<Move, 64>::new();
         let mut next = 0;
         while next < moves.len() {
-            if lmp_node && next == late_move_limit(depth) && best > -WIN_BOUND {
+            if lmp_node && next == late_move_limit && best > -WIN_BOUND {
                 // From here on every surely quiet move is pruned: drop them
                 // all at once rather than sorting them one by one.
                 retain_moves(moves, &mut scores, next, |m| !surely_quiet.holds(m));
@@ -783,8 +787,7 @@ impl<'a> Searcher<'a> {
                 && child.outcome().is_none()
                 && (open_roads(&child, rules).any()
                     || (child.approach_roads(rules) & !approaches_before).any());
-            let extension =
-                i32::from(gives_threat && (ply as i32) < 2 * depth + THREAT_EXTENSION_SLACK);
+            let extension = i32::from(gives_threat && (ply as i32) < 2 * depth + extension_slack);
             let quiet = !capture
                 && Some(mv.from()) != facts.king
                 && extension == 0
@@ -794,7 +797,7 @@ impl<'a> Searcher<'a> {
                 && !self.killers[ply].contains(&Some(mv));
             // Late-move pruning: near the leaves, quiet moves ordered this
             // late are not searched once a move has been.
-            if lmp_node && quiet && i >= late_move_limit(depth) && best > -WIN_BOUND {
+            if lmp_node && quiet && i >= late_move_limit && best > -WIN_BOUND {
                 continue;
             }
             self.count_node();
@@ -846,8 +849,8 @@ impl<'a> Searcher<'a> {
         }
         let mut reduction = 0;
         if self.setup.features.lmr
-            && parent.depth >= LMR_MIN_DEPTH
-            && late.index >= LMR_MIN_MOVE_INDEX
+            && parent.depth >= self.setup.params.get(Tune::LmrMinDepth)
+            && late.index >= self.setup.params.get(Tune::LmrMinMoveIndex) as usize
             && late.quiet
         {
             reduction = self.lmr[(parent.depth as usize).min(63)][late.index.min(63)] as i32;
@@ -980,7 +983,7 @@ impl<'a> Searcher<'a> {
             block | targets
         } else {
             let stand_pat = self.evaluate(pos, ply);
-            if stand_pat >= beta || qdepth >= QSEARCH_MAX_DEPTH {
+            if stand_pat >= beta || qdepth >= self.setup.params.get(Tune::QsearchMaxDepth) {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -1239,9 +1242,9 @@ impl<'a> Searcher<'a> {
             self.setup.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && first_line;
         let (mut alpha, mut beta, mut delta) = match prev {
             Some(p) if use_window && p.abs() < WIN_BOUND => (
-                p - ASPIRATION_WINDOW,
-                p + ASPIRATION_WINDOW,
-                ASPIRATION_WINDOW,
+                p - self.setup.params.get(Tune::AspirationWindow),
+                p + self.setup.params.get(Tune::AspirationWindow),
+                self.setup.params.get(Tune::AspirationWindow),
             ),
             _ => (-WIN - 1, WIN + 1, 0),
         };

@@ -4,6 +4,7 @@
 
 use super::eval::learned::Weights;
 use super::eval::nnue::Network;
+use super::params::SearchParams;
 use crate::rules::options::{
     Corners, Encirclement, Escape, ExitFort, Hostility, KingArmed, KingCapture, Repetition,
     Shieldwall, ThronePassage, MAX_PLY_LIMIT, RULE_OPTION_NAMES,
@@ -58,6 +59,8 @@ pub struct Settings {
     /// Whether the GUI may send `go ponder` (the engine itself only stores it).
     pub ponder: bool,
     pub features: Features,
+    /// The tunable search numbers, set by the hidden `Tune<Name>` options.
+    pub params: SearchParams,
     /// The evaluation: `learned` (where the board family has weights),
     /// `hand`, or `nnue` (where a net fits the board family).
     pub eval: &'static str,
@@ -78,6 +81,7 @@ impl Default for Settings {
             contempt: 0,
             ponder: false,
             features: Features::default(),
+            params: SearchParams::default(),
             eval: "nnue",
             eval_file: None,
             weights_file: None,
