@@ -391,12 +391,23 @@ impl<'a> Searcher<'a> {
         let n = self.path.len();
         let window = n - (pos.plies_since_capture as usize + 1).min(n);
         let ends_games = !matches!(rules.repetition, Repetition::DefendersForbidden);
-        let earlier = &self.path[window..n.saturating_sub(1)];
-        if ends_games && earlier.contains(&h) {
-            let occurrences = earlier.iter().filter(|&&e| e == h).count() + 1;
+        if ends_games && n > 0 {
+            // Only a position with the same side to move can be this one
+            // (the hash holds the side), and no position comes back sooner
+            // than four plies (both sides' moves undone): every second
+            // position from four plies back to the last capture.
+            let last = n - 1;
             let root = self.setup.history.len().saturating_sub(1).max(window);
-            let searched_again = self.path[root..n - 1].contains(&h);
-            if occurrences >= rules.repetition_count as usize || searched_again {
+            let mut occurrences = 1;
+            let mut searched_again = false;
+            for i in (window..last.saturating_sub(3)).rev().step_by(2) {
+                if self.path[i] == h {
+                    occurrences += 1;
+                    searched_again |= i >= root;
+                }
+            }
+            if occurrences > 1 && (occurrences >= rules.repetition_count as usize || searched_again)
+            {
                 let win = REPETITION_WIN - ply as i32;
                 return Some(match rules.repetition {
                     Repetition::None | Repetition::Draw | Repetition::DefendersForbidden => {
