@@ -217,7 +217,10 @@ fn play_game(
 ) -> Result<GameData, String> {
     let mut rng =
         StdRng::seed_from_u64(cfg.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    // Each game starts from an empty table and no history, so that a
+    // game's moves do not depend on which games the thread played before.
     engine.set_hash(16)?;
+    engine.clear_histories();
     let opening = match &cfg.openings {
         Openings::Random(plies) => random_plies(&Game::new(rules.clone()), *plies, &mut rng)?,
         Openings::List(list) => crate::runner::opening_game(rules, &list[index % list.len()])?,

@@ -365,6 +365,12 @@ impl Engine {
     /// Each bench position starts from this, so its count is its own.
     pub fn clear_search_state(&mut self) {
         self.clear_hash();
+        self.clear_histories();
+    }
+
+    /// Forgets the quiet-move histories of earlier searches (a new game).
+    pub fn clear_histories(&mut self) {
+        self.stop_and_wait();
         self.histories.clear();
     }
 
