@@ -22,7 +22,7 @@ pub struct SpsaConfig {
     /// `engine` with the perturbed numbers; `games` per iteration.
     pub base: MatchConfig,
     pub engine: EngineSpec,
-    /// The numbers tuned (all when empty).
+    /// The numbers tuned ([`tunables`] picks them by name).
     pub tuned: Vec<&'static Tunable>,
     pub iterations: usize,
     /// The learning rate at the last iteration (fishtest's `r_end`).
@@ -72,11 +72,10 @@ pub fn run_spsa(cfg: &SpsaConfig, mut each: impl FnMut(&SpsaStep)) -> Result<Vec
     if cfg.iterations == 0 {
         return Err("--iterations must be at least 1".into());
     }
-    let tuned = if cfg.tuned.is_empty() {
-        TUNABLES.iter().collect()
-    } else {
-        cfg.tuned.clone()
-    };
+    let tuned = &cfg.tuned;
+    if tuned.is_empty() {
+        return Err("no numbers to tune".into());
+    }
     let mut log = match &cfg.log {
         Some(path) => Some(
             std::fs::OpenOptions::new()
@@ -113,8 +112,8 @@ pub fn run_spsa(cfg: &SpsaConfig, mut each: impl FnMut(&SpsaStep)) -> Result<Vec
             .collect();
         let mut match_cfg = cfg.base.clone();
         match_cfg.engines = [
-            engine_with(&cfg.engine, "plus", &tuned, &plus),
-            engine_with(&cfg.engine, "minus", &tuned, &minus),
+            engine_with(&cfg.engine, "plus", tuned, &plus),
+            engine_with(&cfg.engine, "minus", tuned, &minus),
         ];
         match_cfg.seed = cfg.base.seed.wrapping_add(1 + k as u64);
         match_cfg.sprt = None;

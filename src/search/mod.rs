@@ -115,6 +115,11 @@ pub struct Engine {
     searches: u64,
 }
 
+/// The tunable a hidden `Tune<Name>` option (lower case) sets.
+fn tunable_option(lower: &str) -> Option<&'static params::Tunable> {
+    lower.strip_prefix("tune").and_then(SearchParams::find)
+}
+
 fn build_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -216,10 +221,10 @@ impl Engine {
             "quiescence" => f.quiescence = parse_check(name, value)?,
             "futility" => f.futility = parse_check(name, value)?,
             "lmp" => f.late_move_pruning = parse_check(name, value)?,
-            tune if tune.starts_with("tune") && SearchParams::find(&tune[4..]).is_some() => {
-                let t = SearchParams::find(&tune[4..]).ok_or("no such tunable")?;
+            tune if tunable_option(tune).is_some() => {
+                let t = tunable_option(tune).ok_or("no such tunable")?;
                 let v = parse_spin(name, value, t.min as i64, t.max as i64)?;
-                self.settings.params.set(t.name, v as i32)?;
+                self.settings.params.set(t.tune, v as i32);
             }
             "eval" => {
                 let lower = value.to_ascii_lowercase();

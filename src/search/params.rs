@@ -152,17 +152,10 @@ impl SearchParams {
         TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))
     }
 
-    /// Sets one number, checked against its range.
-    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
-        let t = SearchParams::find(name).ok_or_else(|| format!("no tunable named {name}"))?;
-        if !(t.min..=t.max).contains(&value) {
-            return Err(format!(
-                "Tune{} must be {} to {}, not {value}",
-                t.name, t.min, t.max
-            ));
-        }
-        self.0[t.tune as usize] = value;
-        Ok(())
+    /// Sets one number, kept within its range.
+    pub fn set(&mut self, tune: Tune, value: i32) {
+        let t = &TUNABLES[tune as usize];
+        self.0[tune as usize] = value.clamp(t.min, t.max);
     }
 
     /// Late-move pruning: how many moves are searched before quiet ones

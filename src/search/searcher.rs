@@ -1251,12 +1251,9 @@ impl<'a> Searcher<'a> {
         let root = self.setup.root;
         let use_window =
             self.setup.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && first_line;
+        let window = self.setup.params.get(Tune::AspirationWindow);
         let (mut alpha, mut beta, mut delta) = match prev {
-            Some(p) if use_window && p.abs() < WIN_BOUND => (
-                p - self.setup.params.get(Tune::AspirationWindow),
-                p + self.setup.params.get(Tune::AspirationWindow),
-                self.setup.params.get(Tune::AspirationWindow),
-            ),
+            Some(p) if use_window && p.abs() < WIN_BOUND => (p - window, p + window, window),
             _ => (-WIN - 1, WIN + 1, 0),
         };
         loop {
