@@ -5,6 +5,7 @@
 //! a restricted corner (a threat no soldier can block). The tuning numbers
 //! live in [`super::params`].
 
+use super::eval::cache::EvalCache;
 use super::eval::nnue::NnueStack;
 use super::eval::{open_roads, Evaluator};
 use super::history::{History, HistoryStore};
@@ -261,6 +262,9 @@ pub struct Searcher<'a> {
     excluded_root: Vec<Move>,
     /// The net's accumulators when the evaluation is NNUE.
     nnue: Option<NnueStack>,
+    /// Evaluations already computed, when the evaluation is not NNUE (a
+    /// net's incremental update is cheaper than a lookup's miss).
+    eval_cache: EvalCache,
 }
 
 impl<'a> Searcher<'a> {
@@ -293,6 +297,7 @@ impl<'a> Searcher<'a> {
                 Evaluator::Nnue(net) => Some(NnueStack::new(net.clone(), MAX_PLY + 1)),
                 _ => None,
             },
+            eval_cache: EvalCache::new(),
         }
     }
 
@@ -302,7 +307,11 @@ impl<'a> Searcher<'a> {
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         match &mut self.nnue {
             Some(stack) => stack.evaluate(pos, ply),
-            None => self.setup.evaluator.evaluate(pos, self.rules),
+            None => {
+                let (evaluator, rules) = (&self.setup.evaluator, self.rules);
+                self.eval_cache
+                    .get_or_insert(pos.hash(), || evaluator.evaluate(pos, rules))
+            }
         }
     }
 

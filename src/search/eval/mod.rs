@@ -8,6 +8,7 @@
 //! family has weights; elsewhere `hand`) and `hand` (the hand-set terms,
 //! kept for comparison).
 
+pub mod cache;
 pub mod features;
 pub mod hand;
 pub mod learned;
