@@ -6,7 +6,7 @@
 //! random rule options; and the net's incremental accumulators equal the
 //! sums from scratch.
 
-use konakis::rules::{parse_record, Move, MoveList, Position, Preset, Rules};
+use konakis::rules::{parse_record, Move, MoveList, Position, Preset, Reason, Rules, Side};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -33,6 +33,7 @@ fn walk(preset: Preset, seed: u64, plies: usize) {
                 "move text round-trip"
             );
         }
+        beside_king_wins_read_off_the_board(&rules, &pos, &moves);
         // Records round-trip.
         let setup = parse_record(&pos.setup(rules.size()).record()).unwrap();
         let again = Position::from_setup(&setup, pos.side_to_move(), &rules, 0, 0).unwrap();
@@ -41,6 +42,29 @@ fn walk(preset: Preset, seed: u64, plies: usize) {
             break;
         }
         pos = pos.make(&rules, moves[rng.gen_range(0..moves.len())]);
+    }
+}
+
+/// The search's shortcuts for attacker moves beside the king agree with
+/// making them: `captures_king_on_arrival` is exactly a king capture, and
+/// where `attacker_may_win_otherwise` says no, no such move wins another way.
+fn beside_king_wins_read_off_the_board(rules: &Rules, pos: &Position, moves: &MoveList) {
+    let Some(k) = pos.king_square() else {
+        return;
+    };
+    if pos.side_to_move() != Side::Attackers || pos.outcome().is_some() {
+        return;
+    }
+    let around = k.bb().neighbours(rules.masks().board) & !pos.occupied();
+    let otherwise = pos.attacker_may_win_otherwise(rules, around);
+    for &m in moves.iter().filter(|m| around.has(m.to())) {
+        let outcome = pos.make(rules, m).outcome();
+        let captured = outcome.is_some_and(|o| o.reason == Reason::KingCaptured);
+        assert_eq!(pos.captures_king_on_arrival(rules, m.to()), captured, "{m}");
+        if !otherwise {
+            let wins = outcome.is_some_and(|o| o.winner == Some(Side::Attackers));
+            assert_eq!(wins, captured, "{m} wins by another rule");
+        }
     }
 }
 

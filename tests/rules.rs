@@ -566,6 +566,37 @@ fn encirclement() {
     assert_eq!(play(&off, &p, "k6-i6").outcome(), None);
 }
 
+/// The search reads a win beside the king off the board: a move there that
+/// encircles is announced by `attacker_may_win_otherwise`, and its `no`
+/// holds when a defender stays outside the ring.
+#[test]
+fn encirclement_beside_the_king_is_announced() {
+    let r = rules(Preset::Copenhagen, &[]);
+    let mut pieces = ring("i6");
+    pieces.push(("h6".into(), 'K'));
+    pieces.push(("e6".into(), 'T'));
+    pieces.push(("k6".into(), 't'));
+    let refs: Vec<(&str, char)> = pieces.iter().map(|(s, c)| (s.as_str(), *c)).collect();
+    let p = build(&r, &refs, Side::Attackers);
+    let around = |p: &Position| {
+        let k = p.king_square().unwrap();
+        k.bb().neighbours(r.masks().board) & !p.occupied()
+    };
+    let i6 = Square::parse("i6", r.size()).unwrap();
+    assert!(around(&p).has(i6));
+    assert!(!p.captures_king_on_arrival(&r, i6));
+    assert!(p.attacker_may_win_otherwise(&r, around(&p)));
+    assert_eq!(
+        play(&r, &p, "k6-i6").outcome(),
+        Some(Outcome::win(Side::Attackers, Reason::Encircled))
+    );
+    let mut outside = refs.clone();
+    outside.push(("b2", 'T'));
+    let p = build(&r, &outside, Side::Attackers);
+    assert!(!p.attacker_may_win_otherwise(&r, around(&p)));
+    assert_eq!(play(&r, &p, "k6-i6").outcome(), None);
+}
+
 // ---------- exit fort ----------
 
 /// King on f1 with f2 to move in; e3 and (after f5-f3) f3 guard each other.

@@ -980,6 +980,20 @@ impl Position {
 
     /// Whether the attacker that just arrived on `to` captured the king.
     fn king_captured_by(&self, rules: &Rules, to: Square) -> bool {
+        self.king_captured_with(rules, self.attackers | to.bb(), to)
+    }
+
+    /// Whether an attacker moving to the empty square `to` would capture
+    /// the king, without making the move: the capture reads only the
+    /// attackers (the mover's old square is never beside the king nor
+    /// beyond him on the line of `to`) and the squares around the king.
+    pub fn captures_king_on_arrival(&self, rules: &Rules, to: Square) -> bool {
+        self.king_captured_with(rules, self.attackers | to.bb(), to)
+    }
+
+    /// Whether the king is captured by the attacker on `to`, with
+    /// `attackers` on the board.
+    fn king_captured_with(&self, rules: &Rules, attackers: Bitboard, to: Square) -> bool {
         let m = rules.masks();
         let Some(k) = self.king.first() else {
             return false;
@@ -989,9 +1003,8 @@ impl Position {
             return false;
         }
         let around = kb.neighbours(m.board);
-        let surround = |extra: Bitboard| {
-            around.count() == 4 && (around & !(self.attackers | extra)).is_empty()
-        };
+        let surround =
+            |extra: Bitboard| around.count() == 4 && (around & !(attackers | extra)).is_empty();
         let throne_empty = m.throne & !self.king;
         match rules.options().king_capture {
             KingCapture::Strong => surround(throne_empty),
@@ -1004,7 +1017,7 @@ impl Position {
                 } else {
                     kb.0 << (k.index() - to.index())
                 }) & around;
-                (far & (self.attackers | m.corners)).any()
+                (far & (attackers | m.corners)).any()
             }
             KingCapture::Linnaeus if (kb & m.throne).any() => surround(Bitboard::EMPTY),
             KingCapture::Linnaeus if (around & m.throne).any() => surround(m.throne),
@@ -1020,9 +1033,34 @@ impl Position {
                 } else {
                     m.hostile_throne_empty[Side::Defenders.index()]
                 };
-                (far & (self.attackers | hostile)).any()
+                (far & (attackers | hostile)).any()
             }
         }
+    }
+
+    /// Whether an attacker moving onto one of the squares `onto` may win by
+    /// a rule other than capturing the king (encirclement, the server's
+    /// cannot-escape rule); `false` proves that none does. Under `Every`
+    /// encirclement, adding attackers and removing defenders only helps
+    /// it, so it is tried once with attackers on all of `onto` and without
+    /// the defenders such moves could capture (those beside `onto`, and
+    /// under shieldwall rules those on the edge).
+    pub fn attacker_may_win_otherwise(&self, rules: &Rules, onto: Bitboard) -> bool {
+        let m = rules.masks();
+        let o = rules.options();
+        o.cannot_escape
+            || match o.encirclement {
+                Encirclement::None => false,
+                Encirclement::Every => {
+                    let mut capturable = onto.neighbours(m.board);
+                    if o.shieldwall != Shieldwall::None {
+                        capturable |= m.edge;
+                    }
+                    let survivors = self.defenders & !capturable;
+                    encircled(m, self.attackers | onto, survivors | self.king)
+                }
+                Encirclement::King => true,
+            }
     }
 
     /// Encirclement, as the rules define it: `Every`: no defender and not

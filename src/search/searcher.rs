@@ -447,11 +447,24 @@ impl<'a> Searcher<'a> {
             Side::Defenders => open_roads(pos, rules).first().map(|e| Move::new(k, e)),
             Side::Attackers => {
                 let around = k.bb().neighbours(rules.masks().board) & !pos.occupied();
+                // The king's capture is read off the board; a move is made
+                // only where another rule might end the game with it.
+                let otherwise = pos.attacker_may_win_otherwise(rules, around);
                 for to in around.squares() {
-                    for from in pos.soldiers_reaching(rules, to, Side::Attackers).squares() {
-                        let mv = Move::new(from, to);
-                        if pos.make(rules, mv).outcome().is_some() {
-                            return Some(mv);
+                    let reachers = pos.soldiers_reaching(rules, to, Side::Attackers);
+                    let Some(first) = reachers.first() else {
+                        continue;
+                    };
+                    if pos.captures_king_on_arrival(rules, to) {
+                        return Some(Move::new(first, to));
+                    }
+                    if otherwise {
+                        for from in reachers.squares() {
+                            let mv = Move::new(from, to);
+                            let outcome = pos.make(rules, mv).outcome();
+                            if outcome.is_some_and(|o| o.winner == Some(Side::Attackers)) {
+                                return Some(mv);
+                            }
                         }
                     }
                 }
