@@ -58,15 +58,15 @@ pub fn score_moves(
     scores
 }
 
-/// Moves the best-scored of `moves[i..]` to `i` and returns it.
+/// Moves the best-scored of `moves[i..]` (the first of equals) to `i` and
+/// returns it. Two branch-free passes, the maximum and then its first
+/// place, which the compiler vectorises: a node that searches all of its
+/// hundred-odd moves picks each one this way.
 #[inline]
 pub fn pick_next(moves: &mut MoveList, scores: &mut ScoreList, i: usize) -> Move {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
-            best = j;
-        }
-    }
+    let rest = &scores[i..moves.len()];
+    let top = rest.iter().copied().fold(i32::MIN, i32::max);
+    let best = i + rest.iter().position(|&s| s == top).unwrap_or(0);
     moves.swap(i, best);
     scores.swap(i, best);
     moves[i]
