@@ -12,9 +12,11 @@ use arrayvec::ArrayVec;
 /// One ordering score per move of a node.
 pub type ScoreList = ArrayVec<i32, MAX_MOVES>;
 
-/// Ordering scores for `moves` (picked best-first by [`pick_next`]);
-/// `targets` are the squares where the side to move captures.
+/// Ordering scores for `moves` (picked best-first by [`pick_next`]) into
+/// `scores`; `targets` are the squares where the side to move captures.
+#[allow(clippy::too_many_arguments)]
 pub fn score_moves(
+    scores: &mut ScoreList,
     pos: &Position,
     rules: &Rules,
     moves: &MoveList,
@@ -22,7 +24,7 @@ pub fn score_moves(
     tt_move: Option<Move>,
     history: &History,
     killers: &[Option<Move>; 2],
-) -> ScoreList {
+) {
     let side = pos.side_to_move();
     let king = pos.king_square();
     // Squares on the king's open roads and his roads to a corner's
@@ -34,7 +36,7 @@ pub fn score_moves(
         }
         _ => Bitboard::EMPTY,
     };
-    let mut scores = ScoreList::new();
+    scores.clear();
     for &mv in moves.iter() {
         let mut s = history.score(side, mv);
         if Some(mv) == tt_move {
@@ -55,7 +57,6 @@ pub fn score_moves(
         }
         scores.push(s);
     }
-    scores
 }
 
 /// Moves the best-scored of `moves[i..]` (the first of equals) to `i` and

@@ -536,9 +536,10 @@ impl<'a> Searcher<'a> {
 
     /// The moves to search at a node: at the root, only the requested root
     /// moves less those of earlier MultiPV lines.
-    fn node_moves(&self, pos: &Position, root: bool) -> MoveList {
-        let mut moves = MoveList::new();
-        pos.generate_moves(self.rules, &mut moves);
+    /// (Filled in place: a returned list would be copied whole, 1 KiB.)
+    fn node_moves(&self, pos: &Position, root: bool, moves: &mut MoveList) {
+        moves.clear();
+        pos.generate_moves(self.rules, moves);
         if self.rules.options().repetition == Repetition::DefendersForbidden
             && pos.side_to_move() == Side::Defenders
         {
@@ -555,7 +556,6 @@ impl<'a> Searcher<'a> {
         if root && !self.excluded_root.is_empty() {
             moves.retain(|m| !self.excluded_root.contains(m));
         }
-        moves
     }
 
     /// Facing an open road, a move that blocks none of it loses to the
@@ -709,7 +709,7 @@ impl<'a> Searcher<'a> {
             && tt_move.is_some_and(|m| pos.is_legal(self.rules, m));
         let mut moves = MoveList::new();
         if !staged {
-            moves = self.node_moves(pos, root);
+            self.node_moves(pos, root, &mut moves);
             if moves.is_empty() {
                 return if root { -WIN } else { -(WIN - ply as i32) };
             }
@@ -787,7 +787,8 @@ impl<'a> Searcher<'a> {
         let mut ungenerated = pending_tt.is_some();
         let mut scores = ScoreList::new();
         if pending_tt.is_none() {
-            scores = score_moves(
+            score_moves(
+                &mut scores,
                 pos,
                 rules,
                 moves,
@@ -909,8 +910,9 @@ impl<'a> Searcher<'a> {
         tt_move: Option<Move>,
         ply: usize,
     ) {
-        *moves = self.node_moves(pos, false);
-        *scores = score_moves(
+        self.node_moves(pos, false, moves);
+        score_moves(
+            scores,
             pos,
             self.rules,
             moves,
@@ -1153,7 +1155,8 @@ impl<'a> Searcher<'a> {
     ) -> Vec<RootLine> {
         let setup = self.setup;
         let mut lines: Vec<RootLine> = Vec::new();
-        let root_moves = self.node_moves(&setup.root, true);
+        let mut root_moves = MoveList::new();
+        self.node_moves(&setup.root, true, &mut root_moves);
         if root_moves.is_empty() {
             return lines;
         }
