@@ -438,8 +438,9 @@ impl<'a> Searcher<'a> {
         None
     }
 
-    /// A move that wins at once (escape, or king capture), if the side to
-    /// move has one.
+    /// A move that wins at once, if the side to move has one: an escape, a
+    /// king capture, or (where the rules have them) an encirclement or the
+    /// cannot-escape rule completed by a move beside the king.
     fn immediate_win(&self, pos: &Position) -> Option<Move> {
         let rules = self.rules;
         let k = pos.king_square()?;
@@ -447,24 +448,26 @@ impl<'a> Searcher<'a> {
             Side::Defenders => open_roads(pos, rules).first().map(|e| Move::new(k, e)),
             Side::Attackers => {
                 let around = k.bb().neighbours(rules.masks().board) & !pos.occupied();
-                // The king's capture is read off the board; a move is made
-                // only where another rule might end the game with it.
-                let otherwise = pos.attacker_may_win_otherwise(rules, around);
+                // The king's capture is read off the board, the cheap test
+                // first; a move is made only where another rule might end
+                // the game with it.
                 for to in around.squares() {
-                    let reachers = pos.soldiers_reaching(rules, to, Side::Attackers);
-                    let Some(first) = reachers.first() else {
-                        continue;
-                    };
                     if pos.captures_king_on_arrival(rules, to) {
-                        return Some(Move::new(first, to));
+                        let reachers = pos.soldiers_reaching(rules, to, Side::Attackers);
+                        if let Some(from) = reachers.first() {
+                            return Some(Move::new(from, to));
+                        }
                     }
-                    if otherwise {
-                        for from in reachers.squares() {
-                            let mv = Move::new(from, to);
-                            let outcome = pos.make(rules, mv).outcome();
-                            if outcome.is_some_and(|o| o.winner == Some(Side::Attackers)) {
-                                return Some(mv);
-                            }
+                }
+                if !pos.attacker_may_win_otherwise(rules, around) {
+                    return None;
+                }
+                for to in around.squares() {
+                    for from in pos.soldiers_reaching(rules, to, Side::Attackers).squares() {
+                        let mv = Move::new(from, to);
+                        let outcome = pos.make(rules, mv).outcome();
+                        if outcome.is_some_and(|o| o.winner == Some(Side::Attackers)) {
+                            return Some(mv);
                         }
                     }
                 }
