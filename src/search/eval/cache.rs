@@ -8,17 +8,20 @@
 /// Slots in a table: 2^14 of 16 bytes, 256 KiB, which stays in L2.
 const SLOTS: usize = 1 << 14;
 
-/// No evaluation is this value, so it marks an empty slot.
-const EMPTY: i32 = i32::MIN;
-
+/// A slot holds the key with its lowest bit set (keys sharing a slot share
+/// their low bits, so nothing is lost) and the evaluation above it: an
+/// all-zero slot is empty, and a table is zeroed memory that the system
+/// hands out untouched. Each search thread makes a table, so with hundreds
+/// of threads writing them out at every `go` would cost more than the
+/// clock of a fast game.
 pub struct EvalCache {
-    slots: Box<[(u64, i32)]>,
+    slots: Box<[u128]>,
 }
 
 impl EvalCache {
     pub fn new() -> EvalCache {
         EvalCache {
-            slots: vec![(0, EMPTY); SLOTS].into_boxed_slice(),
+            slots: vec![0u128; SLOTS].into_boxed_slice(),
         }
     }
 
@@ -27,11 +30,12 @@ impl EvalCache {
     #[inline]
     pub fn get_or_insert(&mut self, key: u64, evaluate: impl FnOnce() -> i32) -> i32 {
         let slot = &mut self.slots[key as usize & (SLOTS - 1)];
-        if slot.0 == key && slot.1 != EMPTY {
-            return slot.1;
+        let check = key | 1;
+        if *slot as u64 == check {
+            return (*slot >> 64) as u32 as i32;
         }
         let value = evaluate();
-        *slot = (key, value);
+        *slot = u128::from(check) | u128::from(value as u32) << 64;
         value
     }
 }
@@ -55,7 +59,11 @@ mod tests {
         let other = 7 + SLOTS as u64;
         assert_eq!(cache.get_or_insert(other, || -5), -5);
         assert_eq!(cache.get_or_insert(7, || 43), 43);
-        // Key 0 in a fresh table is not a hit on the empty marker.
+        // Key 0 and key 1 in a fresh table are no hit on an empty slot;
+        // negative values come back whole.
         assert_eq!(EvalCache::new().get_or_insert(0, || 1), 1);
+        assert_eq!(EvalCache::new().get_or_insert(1, || 1), 1);
+        assert_eq!(cache.get_or_insert(9, || -30_000), -30_000);
+        assert_eq!(cache.get_or_insert(9, || 0), -30_000);
     }
 }
