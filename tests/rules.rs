@@ -540,13 +540,20 @@ fn ring(gap: &str) -> Vec<(String, char)> {
     v
 }
 
+/// The ring with its gap on i6, the king on `king` and a defender on e6
+/// inside it, and an attacker on k6 that closes the gap with k6-i6.
+fn ringed_king(king: &str) -> Vec<(String, char)> {
+    let mut pieces = ring("i6");
+    pieces.push((king.into(), 'K'));
+    pieces.push(("e6".into(), 'T'));
+    pieces.push(("k6".into(), 't'));
+    pieces
+}
+
 #[test]
 fn encirclement() {
     let r = rules(Preset::Copenhagen, &[]);
-    let mut pieces = ring("i6");
-    pieces.push(("f6".into(), 'K'));
-    pieces.push(("e6".into(), 'T'));
-    pieces.push(("k6".into(), 't'));
+    let pieces = ringed_king("f6");
     let refs: Vec<(&str, char)> = pieces.iter().map(|(s, c)| (s.as_str(), *c)).collect();
     let p = build(&r, &refs, Side::Attackers);
     assert!(!p.is_encircled(&r));
@@ -572,10 +579,7 @@ fn encirclement() {
 #[test]
 fn encirclement_beside_the_king_is_announced() {
     let r = rules(Preset::Copenhagen, &[]);
-    let mut pieces = ring("i6");
-    pieces.push(("h6".into(), 'K'));
-    pieces.push(("e6".into(), 'T'));
-    pieces.push(("k6".into(), 't'));
+    let pieces = ringed_king("h6");
     let refs: Vec<(&str, char)> = pieces.iter().map(|(s, c)| (s.as_str(), *c)).collect();
     let p = build(&r, &refs, Side::Attackers);
     let around = |p: &Position| {
