@@ -699,28 +699,16 @@ impl<'a> Searcher<'a> {
         if !root && self.immediate_win(pos).is_some() {
             return WIN - ply as i32 - 1;
         }
-        let side = pos.side_to_move();
-        let threatened = side == Side::Attackers && open_roads(pos, self.rules).any();
-        let tt_move = entry.and_then(|e| e.mv);
-        // A legal table move is searched before the others are generated:
-        // where it cuts off, they never are. Only where the list would be
-        // the plain generated one (no root, no road-block filter, no
-        // forbidden repetitions), so the order is what it would have been.
-        let staged = !root
-            && !threatened
-            && self.rules.options().repetition != Repetition::DefendersForbidden
-            && tt_move.is_some_and(|m| pos.is_legal(self.rules, m));
         let mut moves = MoveList::new();
-        if !staged {
-            self.node_moves(pos, root, &mut moves);
-            if moves.is_empty() {
-                return if root { -WIN } else { -(WIN - ply as i32) };
-            }
+        self.node_moves(pos, root, &mut moves);
+        if moves.is_empty() {
+            return if root { -WIN } else { -(WIN - ply as i32) };
         }
+        let side = pos.side_to_move();
         let facts = NodeFacts {
             side,
             king: pos.king_square(),
-            threatened,
+            threatened: side == Side::Attackers && open_roads(pos, self.rules).any(),
             static_eval: match entry {
                 Some(e) => e.eval,
                 None => self.evaluate(pos, ply),
@@ -741,6 +729,7 @@ impl<'a> Searcher<'a> {
                 return s;
             }
         }
+        let tt_move = entry.and_then(|e| e.mv);
         let frame = Frame { depth, ply, kind };
         let (best, best_move) = self.search_moves(pos, &facts, &mut moves, tt_move, frame, w);
         if self.stopped {
@@ -768,8 +757,6 @@ impl<'a> Searcher<'a> {
 
     /// The move loop of a node: picks moves best-first, prunes late quiet
     /// moves near the leaves, searches each child, and keeps the best.
-    /// `moves` empty means they are not generated yet: `tt_move` (legal)
-    /// goes first, and the rest are generated only if it does not cut off.
     /// Returns the best score and its move; on a stop, the best score so
     /// far (or 0).
     fn search_moves(
@@ -786,21 +773,17 @@ impl<'a> Searcher<'a> {
         let rules = self.rules;
         let side = facts.side;
         let targets = pos.capture_targets(rules, side);
-        let mut pending_tt = if moves.is_empty() { tt_move } else { None };
-        let mut ungenerated = pending_tt.is_some();
         let mut scores = ScoreList::new();
-        if pending_tt.is_none() {
-            score_moves(
-                &mut scores,
-                pos,
-                rules,
-                moves,
-                targets,
-                tt_move,
-                &self.history,
-                &self.killers[ply],
-            );
-        }
+        score_moves(
+            &mut scores,
+            pos,
+            rules,
+            moves,
+            targets,
+            tt_move,
+            &self.history,
+            &self.killers[ply],
+        );
         let mut best = -WIN - 1;
         let mut best_move = None;
         let lmp_node = self.setup.features.late_move_pruning
@@ -819,32 +802,18 @@ impl<'a> Searcher<'a> {
         // move cuts off.
         let mut failed_quiets = ArrayVec::<Move, 64>::new();
         let mut next = 0;
-        loop {
-            let (i, mv) = if let Some(mv) = pending_tt.take() {
-                next = 1;
-                (0, mv)
-            } else {
-                if ungenerated {
-                    // The table move did not cut off: now the others, in
-                    // the order picking would have left them.
-                    ungenerated = false;
-                    self.generate_after_tt_move(pos, moves, &mut scores, targets, tt_move, ply);
-                }
-                if next >= moves.len() {
+        while next < moves.len() {
+            if lmp_node && next == late_move_limit && best > -WIN_BOUND {
+                // From here on every surely quiet move is pruned: drop them
+                // all at once rather than sorting them one by one.
+                retain_moves(moves, &mut scores, next, |m| !surely_quiet.holds(m));
+                if next == moves.len() {
                     break;
                 }
-                if lmp_node && next == late_move_limit && best > -WIN_BOUND {
-                    // From here on every surely quiet move is pruned: drop them
-                    // all at once rather than sorting them one by one.
-                    retain_moves(moves, &mut scores, next, |m| !surely_quiet.holds(m));
-                    if next == moves.len() {
-                        break;
-                    }
-                }
-                let i = next;
-                next += 1;
-                (i, pick_next(moves, &mut scores, i))
-            };
+            }
+            let i = next;
+            next += 1;
+            let mv = pick_next(moves, &mut scores, i);
             let child = pos.make(rules, mv);
             if depth > 1 {
                 // The child will probe the table: start fetching its bucket.
@@ -899,34 +868,6 @@ impl<'a> Searcher<'a> {
             }
         }
         (best, best_move)
-    }
-
-    /// The moves of a node whose table move was searched before they were
-    /// generated: all of them, scored, with the table move in front as the
-    /// first pick would have put it.
-    fn generate_after_tt_move(
-        &self,
-        pos: &Position,
-        moves: &mut MoveList,
-        scores: &mut ScoreList,
-        targets: Bitboard,
-        tt_move: Option<Move>,
-        ply: usize,
-    ) {
-        self.node_moves(pos, false, moves);
-        score_moves(
-            scores,
-            pos,
-            self.rules,
-            moves,
-            targets,
-            tt_move,
-            &self.history,
-            &self.killers[ply],
-        );
-        if !moves.is_empty() {
-            pick_next(moves, scores, 0);
-        }
     }
 
     /// Searches one child: the first move with the full window, later ones
