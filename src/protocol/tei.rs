@@ -191,7 +191,10 @@ impl Session {
                 }
                 self.out.line(if uci { "uciok" } else { "teiok" });
             }
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => {
+                self.engine.ready();
+                self.out.line("readyok");
+            }
             Command::Help => {
                 for line in HELP {
                     self.out.line(&format!("info string {line}"));

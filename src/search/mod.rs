@@ -326,6 +326,13 @@ impl Engine {
         Ok(())
     }
 
+    /// Makes what the first search would otherwise make on the clock: the
+    /// transposition table (zeroing a large one takes tens of
+    /// milliseconds). Protocols call it on `isready`; cheap once done.
+    pub fn ready(&mut self) {
+        self.table();
+    }
+
     /// Empties the transposition table: a fresh zeroed table of the same
     /// size replaces it (at once, whatever its size).
     pub fn clear_hash(&mut self) {
@@ -771,8 +778,11 @@ fn run_search(
                 let _ = report.send(MainReport::Done(lines));
             });
         });
-        let lines = relay_main_thread(shared, setup.deadlines.hard, &reports, &mut on_info);
+        let lines = relay_main_thread(shared, &setup.deadlines, &reports, &mut on_info);
         let result = build_result(&empty, &legal, &lines, setup, shared);
+        if lines.is_empty() {
+            shared.answered.store(true, Ordering::Relaxed);
+        }
         // Reports still on their way are dropped: nothing follows the answer.
         on_done(&result);
         let _ = search.join();
@@ -794,14 +804,17 @@ enum MainReport {
 /// the clock, which a pondering search has not started yet) and waits only
 /// a short grace after it for the main thread to unwind; then answers with
 /// its last completed iteration. The main thread may be starved of CPU
-/// (many threads on few cores, a loaded machine): this thread keeps time.
+/// (many threads on few cores, a loaded machine): this thread keeps time,
+/// and past the last deadline answers without lines if the main thread has
+/// not completed its first iteration.
 fn relay_main_thread(
     shared: &Shared,
-    hard: Option<Duration>,
+    deadlines: &time::Deadlines,
     reports: &std::sync::mpsc::Receiver<MainReport>,
     on_info: &mut impl FnMut(&Info),
 ) -> Vec<searcher::RootLine> {
     use std::sync::mpsc::RecvTimeoutError;
+    let (hard, last) = (deadlines.hard, deadlines.last);
     let tick = Duration::from_millis(2);
     let mut grace_ends = None;
     let mut completed = Vec::new();
@@ -809,8 +822,11 @@ fn relay_main_thread(
         let wait = if let Some(end) = grace_ends {
             match shared.clock_elapsed() {
                 now if now < end => Some(end - now),
-                // The main thread always completes depth 1: wait for it.
-                _ if completed.is_empty() => Some(tick),
+                // The main thread always completes depth 1: wait for it,
+                // up to the last moment.
+                now if completed.is_empty() && last.is_none_or(|l| now < l) => {
+                    Some(last.map_or(tick, |l| tick.min(l - now)))
+                }
                 _ => return completed,
             }
         } else if shared.pondering.load(Ordering::Relaxed) {
@@ -850,13 +866,14 @@ fn build_result(
     let nodes = shared.nodes.load(Ordering::Relaxed);
     let time = shared.start.elapsed();
     let Some(first) = lines.first() else {
-        // No completed iteration (the main thread failed: it always
-        // completes depth 1): play the first legal move.
+        // No completed iteration: the main thread was starved past the
+        // last deadline (or failed).
+        let mv = move_without_search(setup, legal);
         return SearchResult {
-            best: Some(legal[0]),
+            best: Some(mv),
             nodes,
             time,
-            pv: vec![legal[0]],
+            pv: vec![mv],
             ..empty.clone()
         };
     };
@@ -885,10 +902,72 @@ fn build_result(
     }
 }
 
+/// A move chosen without search, for an answer that cannot wait for the
+/// first iteration: one that wins at once, else the best by the static
+/// evaluation of the position after it.
+fn move_without_search(setup: &SearchSetup, legal: &MoveList) -> Move {
+    let (root, rules) = (&setup.root, &setup.rules);
+    let mover = root.side_to_move();
+    legal
+        .iter()
+        .copied()
+        .filter(|mv| setup.root_moves.is_empty() || setup.root_moves.contains(mv))
+        .max_by_key(|&mv| {
+            let child = root.make(rules, mv);
+            match child.outcome() {
+                Some(outcome) if outcome.winner == Some(mover) => i32::MAX,
+                Some(outcome) if outcome.winner.is_some() => i32::MIN,
+                Some(_) => 0,
+                None => -setup.evaluator.evaluate(&child, rules),
+            }
+        })
+        .unwrap_or(legal[0])
+}
+
 /// `go infinite` and `go ponder` must not answer before `stop` (or
 /// `ponderhit`, for ponder searches whose clock then runs out at once).
 fn wait_while_pondering(shared: &Shared) {
     while shared.pondering.load(Ordering::Relaxed) && !shared.stop.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Setup, Side, Square};
+
+    /// The answer that cannot wait for a search still takes a win in one,
+    /// and keeps to `searchmoves`.
+    #[test]
+    fn a_move_without_search_takes_a_win_in_one() {
+        let rules = Rules::preset(Preset::Copenhagen);
+        let n = rules.size();
+        let mut setup = Setup {
+            size: n,
+            attackers: Default::default(),
+            defenders: Default::default(),
+            king: Default::default(),
+        };
+        let square = |name| Square::parse(name, n).expect("a square");
+        setup.king.set(square("a3"));
+        setup.attackers.set(square("e2"));
+        setup.attackers.set(square("f2"));
+        let pos = Position::from_setup(&setup, Side::Defenders, &rules, 0, 0).expect("valid");
+        let mut engine = Engine::new();
+        engine.set_game(Game::from_position(rules.clone(), pos));
+        let mut limits = Limits::depth(1);
+        let choose = |limits: &Limits| {
+            let setup = engine.setup_for(limits);
+            let mut legal = MoveList::new();
+            pos.generate_moves(&rules, &mut legal);
+            move_without_search(&setup, &legal).to_string()
+        };
+        // Both corners of the a-file win.
+        let best = choose(&limits);
+        assert!(["a3-a1", "a3-a11"].contains(&best.as_str()), "{best}");
+        let other = Move::new(square("a3"), square("b3"));
+        limits.search_moves = vec![other];
+        assert_eq!(choose(&limits), "a3-b3");
     }
 }

@@ -91,6 +91,9 @@ pub struct Shared {
     /// The game's history tables, one per thread, kept between searches.
     pub histories: std::sync::Arc<HistoryStore>,
     pub stop: AtomicBool,
+    /// Set once the answer was given without the main thread's first
+    /// iteration (it was starved past the last deadline): it may stop too.
+    pub answered: AtomicBool,
     /// True while a `go ponder` search waits for `ponderhit`.
     pub pondering: AtomicBool,
     /// Nanoseconds after the search start at which the clock started
@@ -110,6 +113,7 @@ impl Shared {
             tt,
             histories,
             stop: AtomicBool::new(false),
+            answered: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             clock_offset_ns: AtomicU64::new(0),
             nodes: AtomicU64::new(0),
@@ -254,7 +258,7 @@ pub struct Searcher<'a> {
     stopped: bool,
     /// Until the main thread completes depth 1 it does not stop: a move is
     /// always a searched one (a stop, a node limit or a tiny clock then
-    /// ends the search right after it).
+    /// ends the search right after it), unless the answer could not wait.
     first_iteration_done: bool,
     root_side: Side,
     lmr: [[u8; 64]; 64],
@@ -363,7 +367,10 @@ impl<'a> Searcher<'a> {
 
     #[inline]
     fn should_stop(&mut self) -> bool {
-        if !self.first_iteration_done && self.is_main() {
+        if !self.first_iteration_done
+            && self.is_main()
+            && !self.shared.answered.load(Ordering::Relaxed)
+        {
             return false;
         }
         if !self.stopped && self.shared.stop.load(Ordering::Relaxed) {

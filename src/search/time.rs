@@ -65,6 +65,11 @@ pub struct Deadlines {
     /// Whether the search may spend more or less than `soft` as it judges
     /// (a clock), rather than exactly the time it was given (`movetime`).
     pub flexible: bool,
+    /// The latest the answer may come. Past `hard` the answer waits for the
+    /// first iteration to complete, but only until this: a search starved
+    /// of CPU (many threads on few cores, a loaded machine) then answers
+    /// with a move chosen without search rather than lose on time.
+    pub last: Option<Duration>,
 }
 
 /// Computes the deadlines for `side` from the limits, the move overhead
@@ -82,6 +87,7 @@ pub fn deadlines(limits: &Limits, side: Side, overhead: Duration, ply: u32) -> D
             soft: Some(t),
             hard: Some(t),
             flexible: false,
+            last: Some(mt.max(t)),
         };
     }
     let Some(remaining) = limits.time[side.index()] else {
@@ -89,6 +95,7 @@ pub fn deadlines(limits: &Limits, side: Side, overhead: Duration, ply: u32) -> D
             soft: None,
             hard: None,
             flexible: false,
+            last: None,
         };
     };
     let inc = limits.inc[side.index()];
@@ -116,6 +123,8 @@ pub fn deadlines(limits: &Limits, side: Side, overhead: Duration, ply: u32) -> D
         soft: Some(planned.min(hard).max(floor)),
         hard: Some(hard),
         flexible: true,
+        // Half the clock: the rest covers the overhead and a starved process.
+        last: Some((remaining.saturating_sub(overhead) / 2).max(hard)),
     }
 }
 
@@ -146,6 +155,8 @@ mod tests {
                 assert!(d.flexible);
                 if ms > 100 {
                     assert!(hard <= Duration::from_millis(ms / 10), "{ms}: {hard:?}");
+                    let last = d.last.unwrap();
+                    assert!(hard <= last && last <= Duration::from_millis(ms / 2));
                 }
             }
         }
@@ -156,6 +167,7 @@ mod tests {
             0,
         );
         assert_eq!(d.hard, Some(Duration::from_millis(990)));
+        assert_eq!(d.last, Some(Duration::from_millis(1000)));
         assert!(!d.flexible);
         assert!(
             deadlines(&Limits::depth(5), Side::Attackers, Duration::ZERO, 0)
