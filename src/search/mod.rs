@@ -935,24 +935,15 @@ fn wait_while_pondering(shared: &Shared) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Setup, Side, Square};
+    use crate::rules::{parse_record, Side, Square};
 
     /// The answer that cannot wait for a search still takes a win in one,
     /// and keeps to `searchmoves`.
     #[test]
     fn a_move_without_search_takes_a_win_in_one() {
         let rules = Rules::preset(Preset::Copenhagen);
-        let n = rules.size();
-        let mut setup = Setup {
-            size: n,
-            attackers: Default::default(),
-            defenders: Default::default(),
-            king: Default::default(),
-        };
-        let square = |name| Square::parse(name, n).expect("a square");
-        setup.king.set(square("a3"));
-        setup.attackers.set(square("e2"));
-        setup.attackers.set(square("f2"));
+        // The king on a3, attackers on e2 and f2 (rank 1 first).
+        let setup = parse_record("/11/4tt5/K10/11/11/11/11/11/11/11/11/").expect("a record");
         let pos = Position::from_setup(&setup, Side::Defenders, &rules, 0, 0).expect("valid");
         let mut engine = Engine::new();
         engine.set_game(Game::from_position(rules.clone(), pos));
@@ -966,6 +957,7 @@ mod tests {
         // Both corners of the a-file win.
         let best = choose(&limits);
         assert!(["a3-a1", "a3-a11"].contains(&best.as_str()), "{best}");
+        let square = |name| Square::parse(name, rules.size()).expect("a square");
         let other = Move::new(square("a3"), square("b3"));
         limits.search_moves = vec![other];
         assert_eq!(choose(&limits), "a3-b3");
