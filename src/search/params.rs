@@ -218,11 +218,9 @@ pub const ORDER_KILLER_1: i32 = 800_000;
 pub const ORDER_KILLER_2: i32 = 700_000;
 
 /// Time management: the moves a game is assumed to have left when the
-/// protocol does not say, on an 11×11 board (tafl games are long:
-/// Copenhagen self-play runs 50 to 100 moves a side; other boards scale
-/// it by their squares), and the range that guess is kept in.
+/// protocol does not say (tafl games are long: Copenhagen self-play runs
+/// 50 to 100 moves a side), and the range that guess is kept in.
 pub const MOVES_TO_GO_DEFAULT: u32 = 50;
-pub const MOVES_TO_GO_MIN: u32 = 15;
 pub const MOVES_TO_GO_MAX: u32 = 80;
 /// Time management: the overheads kept in hand for the moves to come are
 /// at most this share of the clock, in percent (the second when the

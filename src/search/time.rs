@@ -2,8 +2,7 @@
 
 use super::params::{
     CLOCK_SAFETY_MS, HARD_LIMIT_FACTOR, HARD_MAX_PERCENT, MOVES_TO_GO_DEFAULT, MOVES_TO_GO_MAX,
-    MOVES_TO_GO_MIN, OPENING_PLIES, OPENING_SCALE, RESERVE_MAX_PERCENT,
-    RESERVE_MAX_PERCENT_SUDDEN_DEATH,
+    OPENING_PLIES, OPENING_SCALE, RESERVE_MAX_PERCENT, RESERVE_MAX_PERCENT_SUDDEN_DEATH,
 };
 use crate::rules::{Move, Side};
 use std::time::Duration;
@@ -74,21 +73,14 @@ pub struct Deadlines {
 }
 
 /// Computes the deadlines for `side` from the limits, the move overhead
-/// (time lost in communication, per move), the game's ply and the board's
-/// size (games on small boards are short: see [`moves_horizon`]).
+/// (time lost in communication, per move) and the game's ply.
 ///
 /// On a clock: the time to spend now is the clock plus every increment
 /// still to come, less an overhead for each move to come (capped at a
 /// share of the clock, so a fast game is played with its clock rather than
 /// beside it), shared over the moves assumed left; the first moves of a
 /// game take less. No move may take more than a tenth of the clock.
-pub fn deadlines(
-    limits: &Limits,
-    side: Side,
-    overhead: Duration,
-    ply: u32,
-    board_size: usize,
-) -> Deadlines {
+pub fn deadlines(limits: &Limits, side: Side, overhead: Duration, ply: u32) -> Deadlines {
     if let Some(mt) = limits.move_time {
         let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
         return Deadlines {
@@ -109,7 +101,7 @@ pub fn deadlines(
     let inc = limits.inc[side.index()];
     let moves_left = limits
         .moves_to_go
-        .unwrap_or_else(|| moves_horizon(board_size))
+        .unwrap_or(MOVES_TO_GO_DEFAULT)
         .clamp(1, MOVES_TO_GO_MAX);
     let safety = Duration::from_millis(CLOCK_SAFETY_MS);
     // Without an increment to pay them, the overheads to come are kept in
@@ -136,16 +128,6 @@ pub fn deadlines(
     }
 }
 
-/// The moves a side is assumed to have left when the protocol does not
-/// say: `MOVES_TO_GO_DEFAULT` on an 11×11 board, scaled by the board's
-/// squares, since games on smaller boards are shorter (tablut self-play at
-/// 10 s + 0.1 s: a median of 60 plies, 30 moves a side; assuming 50 left
-/// the manager spent 61% of its clock).
-pub fn moves_horizon(board_size: usize) -> u32 {
-    let squares = (board_size * board_size) as u32;
-    (MOVES_TO_GO_DEFAULT * squares / 121).clamp(MOVES_TO_GO_MIN, MOVES_TO_GO_MAX)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,7 +149,6 @@ mod tests {
                     Side::Attackers,
                     Duration::from_millis(10),
                     ply,
-                    11,
                 );
                 let hard = d.hard.unwrap();
                 assert!(d.soft.unwrap() <= hard);
@@ -184,13 +165,12 @@ mod tests {
             Side::Defenders,
             Duration::from_millis(10),
             0,
-            11,
         );
         assert_eq!(d.hard, Some(Duration::from_millis(990)));
         assert_eq!(d.last, Some(Duration::from_millis(1000)));
         assert!(!d.flexible);
         assert!(
-            deadlines(&Limits::depth(5), Side::Attackers, Duration::ZERO, 0, 11)
+            deadlines(&Limits::depth(5), Side::Attackers, Duration::ZERO, 0)
                 .hard
                 .is_none()
         );
@@ -206,24 +186,13 @@ mod tests {
     /// `moves` moves of one side. Returns the lowest the clock fell to and
     /// the average time a move took, in ms.
     fn play_out(base_ms: u64, inc_ms: u64, latency_ms: u64, moves: usize) -> (i64, f64) {
-        play_out_on(11, base_ms, inc_ms, latency_ms, moves)
-    }
-
-    /// [`play_out`] on a board of another size.
-    fn play_out_on(
-        size: usize,
-        base_ms: u64,
-        inc_ms: u64,
-        latency_ms: u64,
-        moves: usize,
-    ) -> (i64, f64) {
         let overhead = Duration::from_millis(10);
         let mut clock_ms = base_ms as i64;
         let mut lowest = clock_ms;
         let mut spent_total = 0.0;
         for ply in 0..moves {
             let l = clock(clock_ms.max(0) as u64, inc_ms);
-            let d = deadlines(&l, Side::Attackers, overhead, 2 * ply as u32, size);
+            let d = deadlines(&l, Side::Attackers, overhead, 2 * ply as u32);
             let spent = d.soft.unwrap().mul_f64(MOST_STRETCH).min(d.hard.unwrap());
             let spent = spent.as_millis() as i64 + latency_ms as i64;
             spent_total += spent as f64;
@@ -276,7 +245,6 @@ mod tests {
                 Side::Defenders,
                 Duration::from_millis(10),
                 ply,
-                11,
             );
             assert!(d.hard.unwrap() <= Duration::from_millis(6_000), "{d:?}");
         }
@@ -285,37 +253,7 @@ mod tests {
             Side::Attackers,
             Duration::from_millis(300),
             0,
-            11,
         );
         assert!(d.hard.unwrap() <= Duration::from_secs(30), "{d:?}");
-    }
-
-    /// Smaller boards assume shorter games: a tablut move plans more of
-    /// the clock than with the 11×11 guess, and a game of 100 moves a side
-    /// still keeps its clock.
-    #[test]
-    fn small_boards_plan_shorter_games() {
-        assert_eq!(moves_horizon(11), MOVES_TO_GO_DEFAULT);
-        assert!(moves_horizon(7) < moves_horizon(9) && moves_horizon(9) < moves_horizon(11));
-        assert_eq!(moves_horizon(5), MOVES_TO_GO_MIN);
-        let planned = |size| {
-            let d = deadlines(
-                &clock(10_000, 100),
-                Side::Attackers,
-                Duration::ZERO,
-                20,
-                size,
-            );
-            d.soft.unwrap().as_millis() as f64
-        };
-        let (tablut, as_if_11) = (planned(9), planned(11));
-        assert!(tablut > as_if_11 * 1.2, "{tablut} ms against {as_if_11} ms");
-        for (base, inc, latency) in [(1_000, 10, 5), (10_000, 100, 30), (1_000, 0, 0)] {
-            let (lowest, _) = play_out_on(9, base, inc, latency, 100);
-            assert!(
-                lowest > 0,
-                "9×9, {base}+{inc}: the clock fell to {lowest} ms"
-            );
-        }
     }
 }
