@@ -6,7 +6,9 @@
 //! random rule options; and the net's incremental accumulators equal the
 //! sums from scratch.
 
-use konakis::rules::{parse_record, Move, MoveList, Position, Preset, Reason, Rules, Side};
+use konakis::rules::{
+    parse_record, Bitboard, Move, MoveList, Position, Preset, Reason, Rules, Side,
+};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -34,6 +36,7 @@ fn walk(preset: Preset, seed: u64, plies: usize) {
             );
         }
         beside_king_wins_read_off_the_board(&rules, &pos, &moves);
+        soldiers_reaching_agrees_with_destinations(&rules, &pos);
         // Records round-trip.
         let setup = parse_record(&pos.setup(rules.size()).record()).unwrap();
         let again = Position::from_setup(&setup, pos.side_to_move(), &rules, 0, 0).unwrap();
@@ -42,6 +45,27 @@ fn walk(preset: Preset, seed: u64, plies: usize) {
             break;
         }
         pos = pos.make(&rules, moves[rng.gen_range(0..moves.len())]);
+    }
+}
+
+/// `soldiers_reaching` (the nearest piece on each line, camps checked for
+/// it alone) names exactly the soldiers whose destinations hold the square.
+fn soldiers_reaching_agrees_with_destinations(rules: &Rules, pos: &Position) {
+    let empty = rules.masks().board & !pos.occupied();
+    for side in [Side::Attackers, Side::Defenders] {
+        let soldiers = pos.pieces(side) & !pos.king();
+        for to in empty.squares() {
+            let expected = soldiers
+                .squares()
+                .filter(|&from| pos.destinations(rules, from).has(to))
+                .fold(Bitboard::EMPTY, |acc, sq| acc | sq.bb());
+            let expected = if rules.masks().soldier_forbidden.has(to) {
+                Bitboard::EMPTY
+            } else {
+                expected
+            };
+            assert_eq!(pos.soldiers_reaching(rules, to, side), expected, "{to}");
+        }
     }
 }
 

@@ -540,16 +540,6 @@ impl Position {
             Side::Attackers => self.attackers,
             Side::Defenders => self.defenders,
         };
-        if m.camps.any() {
-            // Camps block by where a soldier starts: ask each one in line.
-            return (soldiers & to.rank_and_file())
-                .squares()
-                .filter(|&from| {
-                    let (a, b) = self.reach(from, false, m);
-                    squares_on_lines(from.rank(), a, from.file(), b).has(to)
-                })
-                .fold(Bitboard::EMPTY, |acc, sq| acc | sq.bb());
-        }
         let r = to.rank();
         let f = to.file();
         let fl = MAX_SIZE + f;
@@ -557,8 +547,34 @@ impl Position {
         // first square beyond each end: the nearest piece in each direction.
         let rank_run = SLIDES[f][(self.lines[r] | m.soldier_blocks[r]) as usize & 0x7ff] | 1 << f;
         let file_run = SLIDES[r][(self.lines[fl] | m.soldier_blocks[fl]) as usize & 0x7ff] | 1 << r;
-        let rank_first = ((rank_run << 1) | (rank_run >> 1)) & !rank_run & self.lines[r];
-        let file_first = ((file_run << 1) | (file_run >> 1)) & !file_run & self.lines[fl];
+        let mut rank_first = ((rank_run << 1) | (rank_run >> 1)) & !rank_run & self.lines[r];
+        let mut file_first = ((file_run << 1) | (file_run >> 1)) & !file_run & self.lines[fl];
+        if m.camps.any() {
+            // Camps block by where a soldier starts: the nearest piece on
+            // each side is the only one that may come, unless the squares it
+            // would cross (up to `to`) hold a camp it may not enter.
+            let blocked = |first: u16, run: u16, line: usize| {
+                let mut out = 0;
+                let mut bits = first;
+                while bits != 0 {
+                    let at = bits.trailing_zeros() as usize % MAX_SIZE;
+                    bits &= bits - 1;
+                    // The part of the run on this piece's side of `to`.
+                    let target = if line < MAX_SIZE { f } else { r };
+                    let path = if at < target {
+                        run & ((2u16 << target) - 1)
+                    } else {
+                        run & !((1u16 << target) - 1)
+                    };
+                    if path & m.origin_blocks[line][at] != 0 {
+                        out |= 1 << at;
+                    }
+                }
+                out
+            };
+            rank_first &= !blocked(rank_first, rank_run, r);
+            file_first &= !blocked(file_first, file_run, fl);
+        }
         let found = squares_on_lines(r, rank_first, f, file_first);
         found & soldiers
     }
