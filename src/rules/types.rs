@@ -188,7 +188,14 @@ impl Bitboard {
     }
     #[inline]
     pub const fn has(self, sq: Square) -> bool {
-        self.0 >> sq.0 & 1 != 0
+        // One 64-bit half, then a 64-bit shift: cheaper than shifting the
+        // u128 by a variable amount, and this runs for every move ordered.
+        let half = if sq.0 < 64 {
+            self.0 as u64
+        } else {
+            (self.0 >> 64) as u64
+        };
+        half >> (sq.0 & 63) & 1 != 0
     }
     #[inline]
     pub fn set(&mut self, sq: Square) {
