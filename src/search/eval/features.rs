@@ -181,6 +181,7 @@ const LINES: [Bitboard; 22] = {
 };
 
 /// Computes every feature of `pos` into `sink`.
+#[inline(always)]
 pub fn extract(pos: &Position, rules: &Rules, sink: &mut impl Sink) {
     let m: &Masks = rules.masks();
     let n = rules.size();
@@ -257,6 +258,7 @@ pub fn extract(pos: &Position, rules: &Rules, sink: &mut impl Sink) {
 }
 
 /// The king's freedom, area, roads and distance to the escape squares.
+#[inline(always)]
 fn king(pos: &Position, rules: &Rules, k: Square, sink: &mut impl Sink) {
     let m = rules.masks();
     let n = rules.size();
@@ -319,6 +321,7 @@ fn king(pos: &Position, rules: &Rules, k: Square, sink: &mut impl Sink) {
 }
 
 /// Ranks and files where one side outnumbers the other.
+#[inline(always)]
 fn lines(attackers: Bitboard, defenders: Bitboard, n: usize, sink: &mut impl Sink) {
     let (att, def) = lines_won(attackers, defenders, n);
     sink.add(F::LinesAttackers as usize, att as i32);
@@ -341,6 +344,7 @@ const POP11: [u8; 2048] = {
 /// outnumber the defenders, and where the defenders outnumber them. Ranks
 /// are counted by table; files by adding the ranks into 4-bit counters,
 /// one lane per file (bit-sliced), and comparing the lanes at once.
+#[inline(always)]
 fn lines_won(attackers: Bitboard, defenders: Bitboard, n: usize) -> (u32, u32) {
     let (mut att, mut def) = (0u32, 0u32);
     // Bit-planes of each file's count (bit f of plane k: bit k of file f's count).
@@ -384,6 +388,7 @@ fn add_lanes(planes: &mut [u16; 4], bits: u16) {
 /// neighbours, and the whole wall closed; and the blockade pieces of the
 /// corners nearest the king, which are the ones that must hold) and, on
 /// edge-escape boards, the edges without an attacker.
+#[inline(always)]
 fn corners(
     m: &Masks,
     attackers: Bitboard,
@@ -440,6 +445,7 @@ fn corners(
 /// Pairs of attackers on diagonally adjacent squares: the links of the
 /// walls that shut the king off from the edge (a diagonal chain stops his
 /// orthogonal moves with the fewest pieces).
+#[inline(always)]
 fn diagonal_links(attackers: Bitboard) -> i32 {
     ((attackers & attackers.north_east()).count() + (attackers & attackers.north_west()).count())
         as i32
@@ -449,6 +455,7 @@ fn diagonal_links(attackers: Bitboard) -> i32 {
 /// the defenders left outside it, whether the king is inside, and the edge
 /// squares he could reach were his own men out of the way (a graded
 /// measure of the wall's progress: none once he is enclosed).
+#[inline(always)]
 fn enclosure(
     m: &Masks,
     attackers: Bitboard,
