@@ -603,7 +603,13 @@ impl Engine {
         let game = &self.game;
         let root = *game.position();
         let side = root.side_to_move();
-        let deadlines = time::deadlines(limits, side, self.settings.move_overhead, root.ply);
+        let deadlines = time::deadlines(
+            limits,
+            side,
+            self.settings.move_overhead,
+            root.ply,
+            self.rules.size(),
+        );
         let deepest = MAX_PLY as i32 - 8;
         let max_depth = limits.depth.unwrap_or(deepest).clamp(1, deepest);
         let max_depth = match limits.mate {

@@ -2,7 +2,8 @@
 
 use super::params::{
     CLOCK_SAFETY_MS, HARD_LIMIT_FACTOR, HARD_MAX_PERCENT, MOVES_TO_GO_DEFAULT, MOVES_TO_GO_MAX,
-    OPENING_PLIES, OPENING_SCALE, RESERVE_MAX_PERCENT, RESERVE_MAX_PERCENT_SUDDEN_DEATH,
+    OPENING_MIN_BOARD, OPENING_PLIES, OPENING_SCALE, RESERVE_MAX_PERCENT,
+    RESERVE_MAX_PERCENT_SUDDEN_DEATH,
 };
 use crate::rules::{Move, Side};
 use std::time::Duration;
@@ -73,14 +74,22 @@ pub struct Deadlines {
 }
 
 /// Computes the deadlines for `side` from the limits, the move overhead
-/// (time lost in communication, per move) and the game's ply.
+/// (time lost in communication, per move), the game's ply and the board's
+/// side.
 ///
 /// On a clock: the time to spend now is the clock plus every increment
 /// still to come, less an overhead for each move to come (capped at a
 /// share of the clock, so a fast game is played with its clock rather than
-/// beside it), shared over the moves assumed left; the first moves of a
-/// game take less. No move may take more than a tenth of the clock.
-pub fn deadlines(limits: &Limits, side: Side, overhead: Duration, ply: u32) -> Deadlines {
+/// beside it), shared over the moves assumed left; on large boards the
+/// first moves of a game take less. No move may take more than a tenth of
+/// the clock.
+pub fn deadlines(
+    limits: &Limits,
+    side: Side,
+    overhead: Duration,
+    ply: u32,
+    board_size: usize,
+) -> Deadlines {
     if let Some(mt) = limits.move_time {
         let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
         return Deadlines {
@@ -113,8 +122,12 @@ pub fn deadlines(limits: &Limits, side: Side, overhead: Duration, ply: u32) -> D
     };
     let reserve = (overhead * (moves_left + 2) + safety).min(remaining * share / 100);
     let pool = (remaining + inc * (moves_left - 1)).saturating_sub(reserve);
-    let plies = ply.min(OPENING_PLIES) as f64 / OPENING_PLIES as f64;
-    let opening = OPENING_SCALE + (1.0 - OPENING_SCALE) * plies;
+    let opening = if board_size >= OPENING_MIN_BOARD {
+        let plies = ply.min(OPENING_PLIES) as f64 / OPENING_PLIES as f64;
+        OPENING_SCALE + (1.0 - OPENING_SCALE) * plies
+    } else {
+        1.0
+    };
     let planned = (pool / moves_left).mul_f64(opening);
     let ceiling = (remaining * HARD_MAX_PERCENT / 100).saturating_sub(overhead + safety);
     let floor = Duration::from_millis(1);
@@ -149,6 +162,7 @@ mod tests {
                     Side::Attackers,
                     Duration::from_millis(10),
                     ply,
+                    9,
                 );
                 let hard = d.hard.unwrap();
                 assert!(d.soft.unwrap() <= hard);
@@ -165,12 +179,13 @@ mod tests {
             Side::Defenders,
             Duration::from_millis(10),
             0,
+            11,
         );
         assert_eq!(d.hard, Some(Duration::from_millis(990)));
         assert_eq!(d.last, Some(Duration::from_millis(1000)));
         assert!(!d.flexible);
         assert!(
-            deadlines(&Limits::depth(5), Side::Attackers, Duration::ZERO, 0)
+            deadlines(&Limits::depth(5), Side::Attackers, Duration::ZERO, 0, 11)
                 .hard
                 .is_none()
         );
@@ -183,16 +198,22 @@ mod tests {
     /// A game on a clock, played by the deadlines: each move takes its
     /// soft time stretched as far as the search stretches it, never more
     /// than the hard limit, plus `latency` the engine does not see, for
-    /// `moves` moves of one side. Returns the lowest the clock fell to and
-    /// the average time a move took, in ms.
-    fn play_out(base_ms: u64, inc_ms: u64, latency_ms: u64, moves: usize) -> (i64, f64) {
+    /// `moves` moves of one side, on a board of side `size`. Returns the
+    /// lowest the clock fell to and the average time a move took, in ms.
+    fn play_out(
+        base_ms: u64,
+        inc_ms: u64,
+        latency_ms: u64,
+        moves: usize,
+        size: usize,
+    ) -> (i64, f64) {
         let overhead = Duration::from_millis(10);
         let mut clock_ms = base_ms as i64;
         let mut lowest = clock_ms;
         let mut spent_total = 0.0;
         for ply in 0..moves {
             let l = clock(clock_ms.max(0) as u64, inc_ms);
-            let d = deadlines(&l, Side::Attackers, overhead, 2 * ply as u32);
+            let d = deadlines(&l, Side::Attackers, overhead, 2 * ply as u32, size);
             let spent = d.soft.unwrap().mul_f64(MOST_STRETCH).min(d.hard.unwrap());
             let spent = spent.as_millis() as i64 + latency_ms as i64;
             spent_total += spent as f64;
@@ -217,11 +238,14 @@ mod tests {
             (10_000, 100, 30, 1_500),
             (60_000, 0, 3, 150),
         ] {
-            let (lowest, _) = play_out(base, inc, latency, moves);
-            assert!(
-                lowest > 0,
-                "{base}+{inc} ms with {latency} ms unseen: the clock fell to {lowest} ms"
-            );
+            for size in [7, 9, 11] {
+                let (lowest, _) = play_out(base, inc, latency, moves, size);
+                assert!(
+                    lowest > 0,
+                    "{size}x{size}, {base}+{inc} ms with {latency} ms unseen: \
+                     the clock fell to {lowest} ms"
+                );
+            }
         }
     }
 
@@ -230,7 +254,7 @@ mod tests {
     /// 1.1 s of the second in hand and played its moves in 2 ms).
     #[test]
     fn a_fast_game_spends_its_clock() {
-        let (_, average) = play_out(1_000, 10, 0, 60);
+        let (_, average) = play_out(1_000, 10, 0, 60, 11);
         assert!(average >= 15.0, "{average} ms a move");
     }
 
@@ -240,20 +264,46 @@ mod tests {
     #[test]
     fn no_move_takes_a_large_share() {
         for ply in [0, 10, 40, 80] {
-            let d = deadlines(
-                &clock(60_000, 1_000),
-                Side::Defenders,
-                Duration::from_millis(10),
-                ply,
-            );
-            assert!(d.hard.unwrap() <= Duration::from_millis(6_000), "{d:?}");
+            for size in [7, 9, 11] {
+                let d = deadlines(
+                    &clock(60_000, 1_000),
+                    Side::Defenders,
+                    Duration::from_millis(10),
+                    ply,
+                    size,
+                );
+                assert!(d.hard.unwrap() <= Duration::from_millis(6_000), "{d:?}");
+            }
         }
         let d = deadlines(
             &clock(900_000, 10_000),
             Side::Attackers,
             Duration::from_millis(300),
             0,
+            11,
         );
         assert!(d.hard.unwrap() <= Duration::from_secs(30), "{d:?}");
+    }
+
+    /// The first moves take less on 11x11 boards only: on smaller boards
+    /// the opening decides the game, and a first move plans as much as one
+    /// of the middle game.
+    #[test]
+    fn the_opening_is_shortened_on_large_boards_only() {
+        let plan = |ply, size| {
+            deadlines(
+                &clock(10_000, 100),
+                Side::Attackers,
+                Duration::from_millis(10),
+                ply,
+                size,
+            )
+            .soft
+            .unwrap()
+        };
+        assert!(plan(0, 11) < plan(OPENING_PLIES, 11).mul_f64(0.5));
+        for size in [7, 9] {
+            assert_eq!(plan(0, size), plan(OPENING_PLIES, size));
+        }
     }
 }
