@@ -111,9 +111,6 @@ pub struct Position {
     /// Occupancy of each line: ranks 0..11 (bit = file), then files
     /// 11..22 (bit = rank), so a slide is one table lookup per line.
     lines: [u16; 2 * MAX_SIZE],
-    /// Soldiers of each side per rank (bit = file), for counting moves
-    /// rank by rank without walking a u128.
-    soldier_ranks: [[u16; MAX_SIZE]; 2],
     hash: u64,
     side: Side,
     /// Plies since the last capture (or since the setup).
@@ -157,14 +154,7 @@ fn squares_on_lines(r: usize, rank_bits: u16, f: usize, file_bits: u16) -> Bitbo
     bb
 }
 
-fn rank_bits(bb: Bitboard) -> [u16; MAX_SIZE] {
-    let mut ranks = [0u16; MAX_SIZE];
-    for sq in bb.squares() {
-        ranks[sq.rank()] |= 1 << sq.file();
-    }
-    ranks
-}
-
+/// Each rank's and file's squares of `bb`, as `Position::lines` keeps them.
 fn line_occupancy(bb: Bitboard) -> [u16; 2 * MAX_SIZE] {
     let mut lines = [0u16; 2 * MAX_SIZE];
     for sq in bb.squares() {
@@ -173,6 +163,10 @@ fn line_occupancy(bb: Bitboard) -> [u16; 2 * MAX_SIZE] {
     }
     lines
 }
+
+// `make` copies the position at every node: at 128 bytes or less the
+// copy is a few vector moves in place, above it a call to `memcpy`.
+const _: () = assert!(std::mem::size_of::<Position>() <= 128);
 
 /// The largest ply counter a position may be set up with; far beyond any
 /// real game, and far from `u32` wrapping.
@@ -238,7 +232,6 @@ impl Position {
             defenders: setup.defenders,
             king: setup.king,
             lines: line_occupancy(setup.attackers | setup.defenders | setup.king),
-            soldier_ranks: [rank_bits(setup.attackers), rank_bits(setup.defenders)],
             hash: 0,
             side,
             plies_since_capture,
@@ -463,33 +456,29 @@ impl Position {
     pub fn count_moves_of(&self, rules: &Rules, side: Side) -> u32 {
         let m = rules.masks();
         let mut n = 0;
-        let own = &self.soldier_ranks[side.index()];
-        for (r, &rank_soldiers) in own.iter().enumerate().take(rules.size()) {
-            let mut bits = rank_soldiers;
-            if bits == 0 {
-                continue;
-            }
+        let soldiers = match side {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders,
+        };
+        let camps = m.camps.any();
+        for from in soldiers.squares() {
             // The masks only tell the compiler the indices are in range.
-            let rank_line = self.lines[r] | m.soldier_blocks[r];
+            let r = from.rank() % MAX_SIZE;
+            let f = from.file();
+            let fl = MAX_SIZE + f;
+            let mut rank_occ = (self.lines[r] | m.soldier_blocks[r]) as usize & 0x7ff;
+            let mut file_occ = (self.lines[fl] | m.soldier_blocks[fl]) as usize & 0x7ff;
+            if camps {
+                rank_occ |= m.origin_blocks[r][f] as usize & 0x7ff;
+                file_occ |= m.origin_blocks[fl][r] as usize & 0x7ff;
+            }
+            n += SLIDE_COUNTS[f][rank_occ] as u32 + SLIDE_COUNTS[r][file_occ] as u32;
+            // A soldier may cross a passable throne but not stop on it.
             let rank_pass = m.soldier_pass_only[r];
-            let camps = m.camps.any();
-            while bits != 0 {
-                let f = bits.trailing_zeros() as usize % MAX_SIZE;
-                bits &= bits - 1;
-                let fl = MAX_SIZE + f;
-                let mut rank_occ = rank_line as usize & 0x7ff;
-                let mut file_occ = (self.lines[fl] | m.soldier_blocks[fl]) as usize & 0x7ff;
-                if camps {
-                    rank_occ |= m.origin_blocks[r][f] as usize & 0x7ff;
-                    file_occ |= m.origin_blocks[fl][r] as usize & 0x7ff;
-                }
-                n += SLIDE_COUNTS[f][rank_occ] as u32 + SLIDE_COUNTS[r][file_occ] as u32;
-                // A soldier may cross a passable throne but not stop on it.
-                let file_pass = m.soldier_pass_only[fl];
-                if (rank_pass | file_pass) != 0 {
-                    n -= ((SLIDES[f][rank_occ] & rank_pass) != 0) as u32;
-                    n -= ((SLIDES[r][file_occ] & file_pass) != 0) as u32;
-                }
+            let file_pass = m.soldier_pass_only[fl];
+            if (rank_pass | file_pass) != 0 {
+                n -= ((SLIDES[f][rank_occ] & rank_pass) != 0) as u32;
+                n -= ((SLIDES[r][file_occ] & file_pass) != 0) as u32;
             }
         }
         if side == Side::Defenders {
@@ -726,14 +715,8 @@ impl Position {
     fn toggle(&mut self, kind: Piece, sq: Square) {
         let bit = sq.bb();
         match kind {
-            Piece::Attacker => {
-                self.attackers ^= bit;
-                self.soldier_ranks[0][sq.rank()] ^= 1 << sq.file();
-            }
-            Piece::Defender => {
-                self.defenders ^= bit;
-                self.soldier_ranks[1][sq.rank()] ^= 1 << sq.file();
-            }
+            Piece::Attacker => self.attackers ^= bit,
+            Piece::Defender => self.defenders ^= bit,
             Piece::King => self.king ^= bit,
         }
         self.lines[sq.rank()] ^= 1 << sq.file();

@@ -7,7 +7,7 @@
 //! before it with those three lines recounted — no child position is built.
 //! Moves that might capture or end the game are made in full.
 
-use super::{shift, MoveList, Position, MAX_SIZE};
+use super::{line_occupancy, shift, MoveList, Position, MAX_SIZE};
 use crate::rules::options::{Encirclement, ExitFort, Masks, Rules, Shieldwall};
 use crate::rules::tables::{SLIDES, SLIDE_COUNTS};
 use crate::rules::types::{Bitboard, Move, Side, Square};
@@ -278,17 +278,11 @@ impl Position {
     fn before_move(&self, rules: &Rules) -> Before {
         let m = rules.masks();
         let opponent = self.side.other();
-        let ranks = &self.soldier_ranks[opponent.index()];
-        let mut own = [0u16; 2 * MAX_SIZE];
-        for (r, &bits) in ranks.iter().enumerate().take(rules.size()) {
-            own[r] = bits;
-            let mut bits = bits;
-            while bits != 0 {
-                let f = bits.trailing_zeros() as usize % MAX_SIZE;
-                bits &= bits - 1;
-                own[MAX_SIZE + f] |= 1 << r;
-            }
-        }
+        let soldiers = match opponent {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders,
+        };
+        let own = line_occupancy(soldiers);
         let mut count = [0u32; 2 * MAX_SIZE];
         let mut total = 0;
         for line in 0..2 * MAX_SIZE {
