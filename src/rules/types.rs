@@ -357,6 +357,12 @@ impl Move {
     pub const fn to(self) -> Square {
         Square(((self.0.get() >> 7) & 0x7f) as u8)
     }
+    /// The origin and destination as one index below 2^14 (origin in the
+    /// low 7 bits), for tables of moves.
+    #[inline]
+    pub const fn squares_index(self) -> usize {
+        (self.0.get() & 0x3fff) as usize
+    }
     /// The move as 16 bits (never 0), for packing into tables.
     #[inline]
     pub const fn raw(self) -> u16 {

@@ -21,7 +21,7 @@ pub struct History {
 
 #[inline]
 fn index(side: Side, mv: Move) -> usize {
-    (side.index() * 128 + mv.from().index()) * 128 + mv.to().index()
+    side.index() << 14 | mv.squares_index()
 }
 
 impl Default for History {
