@@ -53,7 +53,7 @@ fn walk(preset: Preset, seed: u64, plies: usize) {
 fn soldiers_reaching_agrees_with_destinations(rules: &Rules, pos: &Position) {
     let empty = rules.masks().board & !pos.occupied();
     for side in [Side::Attackers, Side::Defenders] {
-        let soldiers = pos.pieces(side) & !pos.king();
+        let soldiers = pos.soldiers(side);
         for to in empty.squares() {
             let expected = soldiers
                 .squares()

@@ -339,6 +339,14 @@ impl Position {
     pub fn occupied(&self) -> Bitboard {
         self.attackers | self.defenders | self.king
     }
+    /// The soldiers of a side: its pieces less the king.
+    #[inline]
+    pub fn soldiers(&self, side: Side) -> Bitboard {
+        match side {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders,
+        }
+    }
     /// All pieces of a side (the king belongs to the defenders).
     #[inline]
     pub fn pieces(&self, side: Side) -> Bitboard {
@@ -400,10 +408,7 @@ impl Position {
             return;
         }
         let m = rules.masks();
-        let soldiers = match self.side {
-            Side::Attackers => self.attackers,
-            Side::Defenders => self.defenders,
-        };
+        let soldiers = self.soldiers(self.side);
         for from in soldiers.squares() {
             self.push_moves(from, false, m, out);
         }
@@ -456,10 +461,7 @@ impl Position {
     pub fn count_moves_of(&self, rules: &Rules, side: Side) -> u32 {
         let m = rules.masks();
         let mut n = 0;
-        let soldiers = match side {
-            Side::Attackers => self.attackers,
-            Side::Defenders => self.defenders,
-        };
+        let soldiers = self.soldiers(side);
         let camps = m.camps.any();
         for from in soldiers.squares() {
             // The masks only tell the compiler the indices are in range.
@@ -525,10 +527,7 @@ impl Position {
         if m.soldier_forbidden.has(to) || self.occupied().has(to) {
             return Bitboard::EMPTY;
         }
-        let soldiers = match side {
-            Side::Attackers => self.attackers,
-            Side::Defenders => self.defenders,
-        };
+        let soldiers = self.soldiers(side);
         let r = to.rank();
         let f = to.file();
         let fl = MAX_SIZE + f;
@@ -542,14 +541,14 @@ impl Position {
             // Camps block by where a soldier starts: the nearest piece on
             // each side is the only one that may come, unless the squares it
             // would cross (up to `to`) hold a camp it may not enter.
-            let blocked = |first: u16, run: u16, line: usize| {
+            // `target`: where `to` lies on `line`.
+            let blocked = |first: u16, run: u16, line: usize, target: usize| {
                 let mut out = 0;
                 let mut bits = first;
                 while bits != 0 {
                     let at = bits.trailing_zeros() as usize % MAX_SIZE;
                     bits &= bits - 1;
                     // The part of the run on this piece's side of `to`.
-                    let target = if line < MAX_SIZE { f } else { r };
                     let path = if at < target {
                         run & ((2u16 << target) - 1)
                     } else {
@@ -561,8 +560,8 @@ impl Position {
                 }
                 out
             };
-            rank_first &= !blocked(rank_first, rank_run, r);
-            file_first &= !blocked(file_first, file_run, fl);
+            rank_first &= !blocked(rank_first, rank_run, r, f);
+            file_first &= !blocked(file_first, file_run, fl, r);
         }
         let found = squares_on_lines(r, rank_first, f, file_first);
         found & soldiers

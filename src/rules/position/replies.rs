@@ -95,10 +95,7 @@ impl Position {
         let before = self.before_move(rules);
 
         let mut sum = 0u64;
-        let soldiers = match mover {
-            Side::Attackers => self.attackers,
-            Side::Defenders => self.defenders,
-        };
+        let soldiers = self.soldiers(mover);
         for from in soldiers.squares() {
             let (rank_reach, file_reach) = self.reach(from, false, m);
             let rank = from.rank();
@@ -278,10 +275,7 @@ impl Position {
     fn before_move(&self, rules: &Rules) -> Before {
         let m = rules.masks();
         let opponent = self.side.other();
-        let soldiers = match opponent {
-            Side::Attackers => self.attackers,
-            Side::Defenders => self.defenders,
-        };
+        let soldiers = self.soldiers(opponent);
         let own = line_occupancy(soldiers);
         let mut count = [0u32; 2 * MAX_SIZE];
         let mut total = 0;
