@@ -12,11 +12,29 @@ use crate::search::params::{history_bonus, HISTORY_AGE_SHIFT, HISTORY_MAX};
 const _: () = assert!(HISTORY_MAX <= i16::MAX as i32);
 
 const ENTRIES: usize = 2 * 128 * 128;
+// The journal keeps an entry's index in 16 bits.
+const _: () = assert!(ENTRIES <= 1 << 16);
 
 /// One thread's history table. Entries stay within `HISTORY_MAX`, so they
 /// are kept as i16: half the memory, more of it in the cache.
+///
+/// A node scores its quiet moves only once its other moves have failed to
+/// cut off (most nodes never need them). Meanwhile it keeps a *stage*
+/// open, in which every write is journaled, so that it can score them
+/// with the table as it stood when it began: the order, and so the tree,
+/// is the one that scoring every move at once gives.
 pub struct History {
     table: Vec<i16>,
+    journal: Vec<Write>,
+    open_stages: u32,
+}
+
+/// One journaled write: the entry, its value before and after.
+#[derive(Clone, Copy)]
+struct Write {
+    index: u16,
+    old: i16,
+    new: i16,
 }
 
 #[inline]
@@ -34,6 +52,8 @@ impl History {
     pub fn new() -> History {
         History {
             table: vec![0; ENTRIES],
+            journal: Vec::new(),
+            open_stages: 0,
         }
     }
 
@@ -59,15 +79,58 @@ impl History {
     #[inline]
     fn update(&mut self, side: Side, mv: Move, delta: i32) {
         let delta = delta.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let h = &mut self.table[index(side, mv)];
-        let old = *h as i32;
-        *h = (old + delta - old * delta.abs() / HISTORY_MAX) as i16;
+        let i = index(side, mv);
+        let h = &mut self.table[i];
+        let old = *h;
+        let new = (old as i32 + delta - old as i32 * delta.abs() / HISTORY_MAX) as i16;
+        *h = new;
+        if self.open_stages > 0 {
+            self.journal.push(Write {
+                index: i as u16,
+                old,
+                new,
+            });
+        }
+    }
+
+    /// Opens a stage: writes from now on are journaled. Returns the mark
+    /// that [`History::as_at`] takes.
+    #[inline]
+    pub fn open_stage(&mut self) -> usize {
+        self.open_stages += 1;
+        self.journal.len()
+    }
+
+    /// Closes the innermost open stage; the journal empties with the
+    /// outermost.
+    #[inline]
+    pub fn close_stage(&mut self) {
+        self.open_stages -= 1;
+        if self.open_stages == 0 {
+            self.journal.clear();
+        }
+    }
+
+    /// Runs `f` on the table as it stood at `mark` (of a stage still
+    /// open), then puts back the writes made since.
+    pub fn as_at<R>(&mut self, mark: usize, f: impl FnOnce(&History) -> R) -> R {
+        let History { table, journal, .. } = self;
+        for w in journal[mark..].iter().rev() {
+            table[w.index as usize] = w.old;
+        }
+        let result = f(self);
+        let History { table, journal, .. } = self;
+        for w in &journal[mark..] {
+            table[w.index as usize] = w.new;
+        }
+        result
     }
 
     /// Scales every entry down for a new search: what the last move's
     /// search learnt still orders moves, but counts less than what this
     /// one finds.
     pub fn age(&mut self) {
+        debug_assert_eq!(self.open_stages, 0);
         for h in &mut self.table {
             *h >>= HISTORY_AGE_SHIFT;
         }
@@ -139,6 +202,33 @@ mod tests {
         }
         assert!(h.score(Side::Attackers, m) >= -HISTORY_MAX);
         assert!(h.score(Side::Attackers, m) < 0);
+    }
+
+    #[test]
+    fn a_stage_sees_the_table_as_it_was_when_it_opened() {
+        let mut h = History::new();
+        let (a, b) = (mv((0, 3), (0, 5)), mv((2, 2), (6, 2)));
+        h.reward(Side::Attackers, a, 4);
+        let a0 = h.score(Side::Attackers, a);
+        let outer = h.open_stage();
+        h.reward(Side::Attackers, a, 6);
+        let inner = h.open_stage();
+        h.penalise(Side::Defenders, b, 3);
+        h.reward(Side::Attackers, a, 2);
+        let (a_now, b_now) = (h.score(Side::Attackers, a), h.score(Side::Defenders, b));
+        let seen = h.as_at(outer, |t| {
+            (t.score(Side::Attackers, a), t.score(Side::Defenders, b))
+        });
+        assert_eq!(seen, (a0, 0));
+        let a_inner = h.as_at(inner, |t| t.score(Side::Attackers, a));
+        assert!(a0 < a_inner && a_inner < a_now);
+        assert_eq!(h.score(Side::Attackers, a), a_now);
+        assert_eq!(h.score(Side::Defenders, b), b_now);
+        h.close_stage();
+        h.close_stage();
+        assert!(h.journal.is_empty());
+        h.reward(Side::Attackers, a, 2);
+        assert!(h.journal.is_empty(), "no stage open, nothing journaled");
     }
 
     #[test]

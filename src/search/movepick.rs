@@ -12,10 +12,22 @@ use arrayvec::ArrayVec;
 /// One ordering score per move of a node.
 pub type ScoreList = ArrayVec<i32, MAX_MOVES>;
 
+/// The score of a quiet move not scored yet: below every score, so that
+/// picking never takes one before [`score_quiets`] has run.
+const UNSCORED: i32 = i32::MIN + 1;
+// Every scored move goes before every quiet one, and a quiet one's score
+// before an unscored one: the order is the same as if all were scored.
+const _: () = assert!(ORDER_KILLER_2 - HISTORY_MAX > HISTORY_MAX && UNSCORED < -HISTORY_MAX);
+
 /// Ordering scores for `moves` (picked best-first by [`pick_next`]) into
 /// `scores`; `targets` are the squares where the side to move captures.
+/// Every move but the quiet ones (the table's move, captures, road
+/// blocks, king roads, killers) is scored; quiet ones, scored by history
+/// alone and all below the others, get [`UNSCORED`] until
+/// [`score_quiets`]. Returns how many moves were scored: picking takes
+/// them first.
 #[allow(clippy::too_many_arguments)]
-pub fn score_moves(
+pub fn score_all_but_quiets(
     scores: &mut ScoreList,
     pos: &Position,
     rules: &Rules,
@@ -24,7 +36,7 @@ pub fn score_moves(
     tt_move: Option<Move>,
     history: &History,
     killers: &[Option<Move>; 2],
-) {
+) -> usize {
     let side = pos.side_to_move();
     let king = pos.king_square();
     // Squares on the king's open roads and his roads to a corner's
@@ -37,25 +49,54 @@ pub fn score_moves(
         _ => Bitboard::EMPTY,
     };
     scores.clear();
+    let mut scored = 0;
     for &mv in moves.iter() {
-        let mut s = history.score(side, mv);
-        if Some(mv) == tt_move {
-            s = ORDER_TT_MOVE;
-        } else if targets.has(mv.to()) {
-            s += ORDER_CAPTURE;
-        } else if road_block.has(mv.to()) {
-            s += ORDER_ROAD_BLOCK;
-        } else if Some(mv.from()) == king {
-            // King moves that open a road to an escape square.
-            if pos.escapes_from(rules, mv.to()).any() {
-                s += ORDER_KING_TO_ROAD;
+        let s = if Some(mv) == tt_move {
+            ORDER_TT_MOVE
+        } else {
+            let bonus = if targets.has(mv.to()) {
+                ORDER_CAPTURE
+            } else if road_block.has(mv.to()) {
+                ORDER_ROAD_BLOCK
+            } else if Some(mv.from()) == king {
+                // King moves that open a road to an escape square (a
+                // killer of his that opens none is a quiet move).
+                if pos.escapes_from(rules, mv.to()).any() {
+                    ORDER_KING_TO_ROAD
+                } else {
+                    0
+                }
+            } else if Some(mv) == killers[0] {
+                ORDER_KILLER_1
+            } else if Some(mv) == killers[1] {
+                ORDER_KILLER_2
+            } else {
+                0
+            };
+            if bonus == 0 {
+                scores.push(UNSCORED);
+                continue;
             }
-        } else if Some(mv) == killers[0] {
-            s += ORDER_KILLER_1;
-        } else if Some(mv) == killers[1] {
-            s += ORDER_KILLER_2;
-        }
+            bonus + history.score(side, mv)
+        };
         scores.push(s);
+        scored += 1;
+    }
+    scored
+}
+
+/// Scores the quiet moves among `moves[from..]` by history.
+pub fn score_quiets(
+    scores: &mut ScoreList,
+    side: Side,
+    moves: &MoveList,
+    from: usize,
+    history: &History,
+) {
+    for (s, &mv) in scores[from..].iter_mut().zip(&moves[from..]) {
+        if *s == UNSCORED {
+            *s = history.score(side, mv);
+        }
     }
 }
 

@@ -211,6 +211,11 @@ pub const TT_SAME_KEY_DEPTH_MARGIN: i32 = 3;
 /// Move ordering bonuses, added to the history score: the TT move first,
 /// then captures, king moves that open a road, road blocks, killers.
 pub const ORDER_TT_MOVE: i32 = 10_000_000;
+/// The deepest node that scores its quiet moves only once picking reaches
+/// them. Above it the subtrees searched meanwhile, and the history journal
+/// that keeps their scores as they were, grow large, and such nodes are
+/// few.
+pub const QUIETS_DEFERRED_MAX_DEPTH: i32 = 8;
 pub const ORDER_CAPTURE: i32 = 1_000_000;
 pub const ORDER_KING_TO_ROAD: i32 = 950_000;
 pub const ORDER_ROAD_BLOCK: i32 = 900_000;

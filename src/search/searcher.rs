@@ -9,7 +9,9 @@ use super::eval::cache::EvalCache;
 use super::eval::nnue::NnueStack;
 use super::eval::{open_roads, Evaluator};
 use super::history::{History, HistoryStore};
-use super::movepick::{pick_next, retain_moves, score_moves, QuietFilter, ScoreList};
+use super::movepick::{
+    pick_next, retain_moves, score_all_but_quiets, score_quiets, QuietFilter, ScoreList,
+};
 use super::params::*;
 use super::time::Deadlines;
 use super::tt::{Bound, Entry, TranspositionTable};
@@ -781,7 +783,7 @@ impl<'a> Searcher<'a> {
         let side = facts.side;
         let targets = pos.capture_targets(rules, side);
         let mut scores = ScoreList::new();
-        score_moves(
+        let scored = score_all_but_quiets(
             &mut scores,
             pos,
             rules,
@@ -791,6 +793,19 @@ impl<'a> Searcher<'a> {
             &self.history,
             &self.killers[ply],
         );
+        // The quiet moves are scored only when picking reaches them, as
+        // most nodes cut off before; meanwhile a history stage is open
+        // (its mark kept here), so that they are scored as they would
+        // have been now. Not at high depth, where the journal would grow
+        // with a large subtree, and such nodes are few.
+        let mut stage = None;
+        if scored < moves.len() {
+            if depth <= QUIETS_DEFERRED_MAX_DEPTH {
+                stage = Some(self.history.open_stage());
+            } else {
+                score_quiets(&mut scores, side, moves, 0, &self.history);
+            }
+        }
         let mut best = -WIN - 1;
         let mut best_move = None;
         let lmp_node = self.setup.features.late_move_pruning
@@ -810,7 +825,19 @@ impl<'a> Searcher<'a> {
         let mut failed_quiets = ArrayVec::<Move, 64>::new();
         let mut next = 0;
         while next < moves.len() {
-            if lmp_node && next == late_move_limit && best > -WIN_BOUND {
+            let prune_late = lmp_node && next == late_move_limit && best > -WIN_BOUND;
+            if let Some(mark) = stage {
+                if next == scored || prune_late {
+                    // Every move but the quiet ones is picked (or late-move
+                    // pruning needs the scores).
+                    self.history.as_at(mark, |history| {
+                        score_quiets(&mut scores, side, moves, next, history)
+                    });
+                    self.history.close_stage();
+                    stage = None;
+                }
+            }
+            if prune_late {
                 // From here on every surely quiet move is pruned: drop them
                 // all at once rather than sorting them one by one.
                 retain_moves(moves, &mut scores, next, |m| !surely_quiet.holds(m));
@@ -852,6 +879,9 @@ impl<'a> Searcher<'a> {
             let score = self.search_child(&child, frame, depth - 1 + extension, w, late);
             self.path.pop();
             if self.stopped {
+                if stage.is_some() {
+                    self.history.close_stage();
+                }
                 return (if best > -WIN - 1 { best } else { 0 }, best_move);
             }
             if score > best {
@@ -873,6 +903,9 @@ impl<'a> Searcher<'a> {
             if !capture && !failed_quiets.is_full() {
                 failed_quiets.push(mv);
             }
+        }
+        if stage.is_some() {
+            self.history.close_stage();
         }
         (best, best_move)
     }
