@@ -996,10 +996,12 @@ impl Position {
         let Some(k) = self.king.first() else {
             return false;
         };
-        let kb = k.bb();
-        if (kb.neighbours(m.board) & to.bb()).is_empty() {
+        // Beside the king: one square apart on a rank, or one rank apart.
+        let apart = k.index().abs_diff(to.index());
+        if !(apart == STRIDE || (apart == 1 && k.rank() == to.rank())) {
             return false;
         }
+        let kb = k.bb();
         let around = kb.neighbours(m.board);
         let surround =
             |extra: Bitboard| around.count() == 4 && (around & !(attackers | extra)).is_empty();
