@@ -3,7 +3,9 @@
 
 use super::notation::Setup;
 use super::options::{Encirclement, ExitFort, KingCapture, Masks, Rules, Shieldwall};
-use super::tables::{SLIDES, SLIDE_COUNTS, ZOBRIST_DEFENDERS_TO_MOVE, ZOBRIST_PIECES};
+use super::tables::{
+    NO_SQUARE, SLIDES, SLIDE_COUNTS, STEPS, ZOBRIST_DEFENDERS_TO_MOVE, ZOBRIST_PIECES,
+};
 use super::types::{Bitboard, Move, Piece, Side, Square, FILE_0, FILE_10, MAX_SIZE, STRIDE};
 use arrayvec::ArrayVec;
 use std::fmt;
@@ -837,12 +839,16 @@ impl Position {
                 anvils |= m.throne;
             }
         }
-        let hammer = to.bb();
+        // An enemy one step from the hammer, an anvil one step beyond (by
+        // square tables: every move made runs this).
         let mut taken = Bitboard::EMPTY;
-        for dir in 0..4 {
-            let victim = shift(hammer, dir) & enemies;
-            if victim.any() && (shift(victim, dir) & anvils).any() {
-                taken |= victim;
+        for steps in &STEPS {
+            let victim = steps[to.index()];
+            if victim != NO_SQUARE && enemies.has(Square::from_index(victim as usize)) {
+                let anvil = steps[victim as usize];
+                if anvil != NO_SQUARE && anvils.has(Square::from_index(anvil as usize)) {
+                    taken.set(Square::from_index(victim as usize));
+                }
             }
         }
         if rules.options().shieldwall != Shieldwall::None {

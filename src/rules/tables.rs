@@ -1,6 +1,6 @@
 //! Tables built at compile time: line slides and Zobrist keys.
 
-use super::types::{MAX_SIZE, NUM_SQUARES};
+use super::types::{MAX_SIZE, NUM_SQUARES, STRIDE};
 
 /// Number of distinct occupancies of one line of up to 11 squares.
 pub const LINE_STATES: usize = 1 << MAX_SIZE;
@@ -86,6 +86,37 @@ const fn build_zobrist() -> ([[u64; NUM_SQUARES]; 3], u64) {
     (keys, side)
 }
 
+/// Marks a step off the widest board in [`STEPS`].
+pub const NO_SQUARE: u8 = u8::MAX;
+
+/// `STEPS[dir][sq]`: the square one step from `sq` in direction `dir`
+/// (north, south, east, west: rank up, rank down, file up, file down) on
+/// the widest board, or [`NO_SQUARE`]. Smaller boards mask what they read
+/// there, as with a shifted bitboard.
+pub static STEPS: [[u8; 256]; 4] = build_steps();
+
+const fn build_steps() -> [[u8; 256]; 4] {
+    let mut table = [[NO_SQUARE; 256]; 4];
+    let mut sq = 0;
+    while sq < NUM_SQUARES {
+        let (rank, file) = (sq / STRIDE, sq % STRIDE);
+        if rank + 1 < MAX_SIZE {
+            table[0][sq] = (sq + STRIDE) as u8;
+        }
+        if rank > 0 {
+            table[1][sq] = (sq - STRIDE) as u8;
+        }
+        if file + 1 < MAX_SIZE {
+            table[2][sq] = (sq + 1) as u8;
+        }
+        if file > 0 {
+            table[3][sq] = (sq - 1) as u8;
+        }
+        sq += 1;
+    }
+    table
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,6 +128,22 @@ mod tests {
         assert_eq!(SLIDES[3][occ], (1 << 2) | (1 << 4) | (1 << 5));
         // Nothing in the way: the whole 11-square line except the mover.
         assert_eq!(SLIDES[0][1], 0b111_1111_1110);
+    }
+
+    #[test]
+    fn steps_are_shifts_of_one_square() {
+        use crate::rules::position::shift;
+        use crate::rules::types::{Bitboard, Square};
+        for (dir, steps) in STEPS.iter().enumerate() {
+            for (sq, &step) in steps.iter().enumerate().take(NUM_SQUARES) {
+                let widest = Bitboard((1u128 << NUM_SQUARES) - 1);
+                let shifted = shift(Square::from_index(sq).bb(), dir) & widest;
+                match shifted.first() {
+                    Some(to) => assert_eq!(step as usize, to.index(), "dir {dir} from {sq}"),
+                    None => assert_eq!(step, NO_SQUARE, "dir {dir} from {sq}"),
+                }
+            }
+        }
     }
 
     #[test]
