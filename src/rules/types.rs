@@ -248,11 +248,14 @@ impl Bitboard {
     pub fn flood(self, through: Bitboard, board: Bitboard) -> Bitboard {
         let mut set = self;
         loop {
+            // Two steps a test: the comparison of two u128s is a fair
+            // share of a step.
             let next = set | (set.neighbours(board) & through);
-            if next == set {
-                return set;
+            let after = next | (next.neighbours(board) & through);
+            if after == next {
+                return next;
             }
-            set = next;
+            set = after;
         }
     }
 
