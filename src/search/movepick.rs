@@ -49,15 +49,19 @@ pub fn score_all_but_quiets(
         _ => Bitboard::EMPTY,
     };
     scores.clear();
+    // One test of the destination for most moves, which are quiet.
+    let special_to = targets | road_block;
     let mut scored = 0;
     for &mv in moves.iter() {
         let s = if Some(mv) == tt_move {
             ORDER_TT_MOVE
         } else {
-            let bonus = if targets.has(mv.to()) {
-                ORDER_CAPTURE
-            } else if road_block.has(mv.to()) {
-                ORDER_ROAD_BLOCK
+            let bonus = if special_to.has(mv.to()) {
+                if targets.has(mv.to()) {
+                    ORDER_CAPTURE
+                } else {
+                    ORDER_ROAD_BLOCK
+                }
             } else if Some(mv.from()) == king {
                 // King moves that open a road to an escape square (a
                 // killer of his that opens none is a quiet move).
