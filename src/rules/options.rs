@@ -266,6 +266,10 @@ pub struct Masks {
     pub hostile_throne_empty: [Bitboard; 2],
     /// Squares hostile to a side's pieces while the king is on the throne.
     pub hostile_throne_occupied: [Bitboard; 2],
+    /// Every square besides the attackers that may stand opposite an
+    /// attacker arriving beside the king in a capture of him, under any
+    /// rule: a king capture needs one of these (or an attacker) there.
+    pub king_anvils: Bitboard,
     /// Per line (ranks 0..11, then files 11..22): bits that stop a king
     /// slide besides the pieces: a sentinel just past the board's end.
     pub king_blocks: [u16; 2 * MAX_SIZE],
@@ -894,6 +898,9 @@ impl Masks {
             m.hostile_throne_empty[s] = restricted_corners | empty | o.hostile_to[s];
             m.hostile_throne_occupied[s] = restricted_corners | occupied | o.hostile_to[s];
         }
+        let d = Side::Defenders.index();
+        m.king_anvils =
+            m.throne | m.corners | m.hostile_throne_empty[d] | m.hostile_throne_occupied[d];
         let sentinel = if n < MAX_SIZE { 1u16 << n } else { 0 };
         let blockers = m.soldier_walls | restricted_corners;
         let pass_only = m.throne & !m.soldier_walls;

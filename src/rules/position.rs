@@ -6,7 +6,9 @@ use super::options::{Encirclement, ExitFort, KingCapture, Masks, Rules, Shieldwa
 use super::tables::{
     NO_SQUARE, SLIDES, SLIDE_COUNTS, STEPS, ZOBRIST_DEFENDERS_TO_MOVE, ZOBRIST_PIECES,
 };
-use super::types::{Bitboard, Move, Piece, Side, Square, FILE_0, FILE_10, MAX_SIZE, STRIDE};
+use super::types::{
+    Bitboard, Move, Piece, Side, Square, FILE_0, FILE_10, MAX_SIZE, NUM_SQUARES, STRIDE,
+};
 use arrayvec::ArrayVec;
 use std::fmt;
 
@@ -1006,6 +1008,13 @@ impl Position {
         // Beside the king: one square apart on a rank, or one rank apart.
         let apart = k.index().abs_diff(to.index());
         if !(apart == STRIDE || (apart == 1 && k.rank() == to.rank())) {
+            return false;
+        }
+        // Every rule needs an attacker or an anvil opposite `to`, across
+        // the king (off the board, none): most squares beside him fail.
+        let opposite = (2 * k.index()).wrapping_sub(to.index());
+        let aligned = opposite < NUM_SQUARES && (apart == STRIDE || opposite / STRIDE == k.rank());
+        if !aligned || !(attackers | rules.masks().king_anvils).has(Square::from_index(opposite)) {
             return false;
         }
         self.king_captured_beside(rules, attackers, k, to)
