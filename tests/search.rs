@@ -530,6 +530,29 @@ fn many_threads_neither_panic_nor_deadlock() {
     }
 }
 
+/// With helpers the main thread may take a helper's completed iteration
+/// for its own: the answer is still a whole legal line, as deep as asked.
+#[test]
+fn an_iteration_taken_from_a_helper_is_a_whole_line() {
+    for preset in [Preset::Tablut, Preset::Copenhagen, Preset::Brandubh] {
+        let mut e = engine();
+        e.set_rules(Rules::preset(preset));
+        e.set_threads(2).unwrap();
+        let r = e.search(Limits::depth(7));
+        assert!(r.depth >= 7, "{preset:?}: depth {}", r.depth);
+        assert_eq!(r.pv.first().copied(), r.best);
+        let mut pos = *e.position();
+        for &mv in &r.pv {
+            assert!(
+                pos.is_legal(e.rules(), mv),
+                "{preset:?}: {mv} in {:?}",
+                r.pv
+            );
+            pos = pos.make(e.rules(), mv);
+        }
+    }
+}
+
 /// Every search has its own id: a second `go` stops the first, whose
 /// result still comes (with its own id) before the second's.
 #[test]

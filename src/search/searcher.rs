@@ -19,7 +19,8 @@ use super::{Features, Info, DRAW_VALUE_BASE, MAX_PLY, WIN, WIN_BOUND};
 use crate::rules::options::{Encirclement, Repetition};
 use crate::rules::{Bitboard, Move, MoveList, Position, Rules, Side, Square};
 use arrayvec::ArrayVec;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// What the main thread's time management knows of the iterations so
@@ -103,6 +104,13 @@ pub struct Shared {
     pub clock_offset_ns: AtomicU64,
     pub nodes: AtomicU64,
     pub start: Instant,
+    /// The deepest iteration a helper completed (single-line searches),
+    /// and its lines: the main thread takes it rather than search that
+    /// depth again, and stops an iteration it makes redundant.
+    helper_depth: AtomicI32,
+    helper_lines: Mutex<Vec<RootLine>>,
+    /// The depth the main thread is searching: helpers keep ahead of it.
+    main_depth: AtomicI32,
 }
 
 impl Shared {
@@ -120,7 +128,35 @@ impl Shared {
             clock_offset_ns: AtomicU64::new(0),
             nodes: AtomicU64::new(0),
             start: Instant::now(),
+            helper_depth: AtomicI32::new(0),
+            helper_lines: Mutex::new(Vec::new()),
+            main_depth: AtomicI32::new(0),
         }
+    }
+
+    /// A helper's completed iteration, kept if it is the deepest yet.
+    fn offer_lines(&self, lines: &[RootLine]) {
+        let Some(depth) = lines.first().map(|l| l.depth) else {
+            return;
+        };
+        if depth <= self.helper_depth.load(Ordering::Relaxed) {
+            return;
+        }
+        if let Ok(mut kept) = self.helper_lines.lock() {
+            if depth > self.helper_depth.load(Ordering::Relaxed) {
+                *kept = lines.to_vec();
+                self.helper_depth.store(depth, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The helpers' deepest completed iteration, if it reaches `depth`.
+    fn lines_at_least(&self, depth: i32) -> Option<Vec<RootLine>> {
+        if self.helper_depth.load(Ordering::Relaxed) < depth {
+            return None;
+        }
+        let kept = self.helper_lines.lock().ok()?;
+        (!kept.is_empty()).then(|| kept.clone())
     }
     /// Time on the clock since it started for this move.
     pub fn clock_elapsed(&self) -> Duration {
@@ -262,6 +298,11 @@ pub struct Searcher<'a> {
     /// always a searched one (a stop, a node limit or a tiny clock then
     /// ends the search right after it), unless the answer could not wait.
     first_iteration_done: bool,
+    /// The depth of the main thread's iteration under way, which a helper
+    /// completing it first makes redundant (single-line searches).
+    supersedable_depth: i32,
+    /// Set when the main thread stopped its iteration for a helper's.
+    superseded: bool,
     root_side: Side,
     lmr: [[u8; 64]; 64],
     /// Root moves already taken by earlier MultiPV lines this iteration.
@@ -296,6 +337,8 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             stopped: false,
             first_iteration_done: false,
+            supersedable_depth: i32::MAX,
+            superseded: false,
             root_side: setup.root.side_to_move(),
             lmr,
             excluded_root: Vec::new(),
@@ -377,6 +420,12 @@ impl<'a> Searcher<'a> {
         }
         if !self.stopped && self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
+        }
+        if !self.stopped
+            && self.shared.helper_depth.load(Ordering::Relaxed) >= self.supersedable_depth
+        {
+            self.stopped = true;
+            self.superseded = true;
         }
         self.stopped
     }
@@ -1149,12 +1198,20 @@ impl<'a> Searcher<'a> {
         let mut depth = 1;
         while depth <= setup.max_depth {
             let iteration_start = self.shared.clock_elapsed();
-            // Helpers search some iterations one ply deeper.
-            let search_depth = if self.id > 0 && (self.id + depth as usize) % 2 == 1 {
-                depth + 1
+            let single_line = multipv == 1 && self.first_iteration_done;
+            if self.is_main() {
+                self.shared.main_depth.store(depth, Ordering::Relaxed);
+                if single_line {
+                    self.supersedable_depth = depth;
+                }
             } else {
-                depth
-            };
+                // A helper never searches below the main thread's depth.
+                depth = depth.max(self.shared.main_depth.load(Ordering::Relaxed));
+            }
+            // Odd helpers search one ply deeper: with two threads, the
+            // helper is a ply ahead of the main thread, which takes its
+            // iteration when it ends first.
+            let search_depth = depth + (self.id % 2) as i32;
             let mut iteration: Vec<RootLine> = Vec::new();
             let mut partial = None;
             self.excluded_root.clear();
@@ -1180,7 +1237,19 @@ impl<'a> Searcher<'a> {
                 self.excluded_root.push(mv);
             }
             self.excluded_root.clear();
-            if self.stopped {
+            self.supersedable_depth = i32::MAX;
+            let mut helped = None;
+            if self.superseded {
+                // A helper completed this depth (or deeper) first: take its
+                // lines as this iteration's, and go on from its depth.
+                self.superseded = false;
+                helped = self.shared.lines_at_least(depth);
+                self.stopped = helped.is_none();
+            }
+            if let Some(taken) = helped {
+                iteration = taken;
+                depth = iteration[0].depth;
+            } else if self.stopped {
                 // A partial MultiPV iteration counts only if nothing did.
                 if lines.is_empty() {
                     lines = iteration;
@@ -1200,6 +1269,9 @@ impl<'a> Searcher<'a> {
             lines = iteration;
             self.first_iteration_done = true;
             if !self.is_main() {
+                if single_line {
+                    self.shared.offer_lines(&lines);
+                }
                 depth += 1;
                 continue;
             }
