@@ -1272,7 +1272,9 @@ impl<'a> Searcher<'a> {
                 if single_line {
                     self.shared.offer_lines(&lines);
                 }
-                depth += 1;
+                // The main thread takes this depth and searches the next:
+                // a helper a ply ahead goes two on, to stay ahead.
+                depth = search_depth + 1;
                 continue;
             }
             completed(&lines);
