@@ -846,10 +846,11 @@ impl<'a> Searcher<'a> {
         // most nodes cut off before; meanwhile a history stage is open
         // (its mark kept here), so that they are scored as they would
         // have been now. Not at high depth, where the journal would grow
-        // with a large subtree, and such nodes are few.
+        // with a large subtree, and such nodes are few; nor where no move
+        // but quiet ones is scored (picking reaches them at once).
         let mut stage = None;
         if scored < moves.len() {
-            if depth <= QUIETS_DEFERRED_MAX_DEPTH {
+            if scored > 0 && depth <= QUIETS_DEFERRED_MAX_DEPTH {
                 stage = Some(self.history.open_stage());
             } else {
                 score_quiets(&mut scores, side, moves, 0, &self.history);
