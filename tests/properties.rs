@@ -7,7 +7,7 @@
 //! sums from scratch.
 
 use konakis::rules::{
-    parse_record, Bitboard, Move, MoveList, Position, Preset, Reason, Rules, Side,
+    parse_record, Bitboard, Move, MoveList, Position, Preset, Reason, Rules, Side, Square,
 };
 use proptest::prelude::*;
 use rand::rngs::StdRng;
@@ -36,6 +36,7 @@ fn walk(preset: Preset, seed: u64, plies: usize) {
             );
         }
         beside_king_wins_read_off_the_board(&rules, &pos, &moves);
+        pruning_filters_name_every_event(&rules, &pos, &moves);
         soldiers_reaching_agrees_with_destinations(&rules, &pos);
         // Records round-trip.
         let setup = parse_record(&pos.setup(rules.size()).record()).unwrap();
@@ -90,6 +91,108 @@ fn beside_king_wins_read_off_the_board(rules: &Rules, pos: &Position, moves: &Mo
             assert_eq!(wins, captured, "{m} wins by another rule");
         }
     }
+}
+
+/// Late-move pruning drops quiet moves unmade on the strength of two
+/// supersets; each names every move that makes an event of its kind:
+/// `encirclement_cuts` the destination of each attacker move that encircles
+/// without capturing, `nearest_on_king_lines` the soldier of each defender
+/// move that opens the king a road without capturing (to an escape square, or a new one to a
+/// square beside a restricted corner). Returns the encircling moves seen.
+fn pruning_filters_name_every_event(rules: &Rules, pos: &Position, moves: &MoveList) -> usize {
+    if pos.outcome().is_some() {
+        return 0;
+    }
+    let mut encircling = 0;
+    match (pos.side_to_move(), pos.king_square()) {
+        (Side::Attackers, _) => {
+            let cuts = pos.encirclement_cuts(rules);
+            for &m in moves {
+                let child = pos.make(rules, m);
+                if child.captured == 0
+                    && child
+                        .outcome()
+                        .is_some_and(|o| o.reason == Reason::Encircled)
+                {
+                    encircling += 1;
+                    assert!(cuts.has(m.to()), "{m} encircles\n{}", pos.record(rules));
+                }
+            }
+        }
+        (Side::Defenders, Some(k)) => {
+            let openers = pos.nearest_on_king_lines(k);
+            let (roads, approaches) = (pos.open_roads(rules), pos.approach_roads(rules));
+            for &m in moves.iter().filter(|m| m.from() != k) {
+                let child = pos.make(rules, m);
+                let opens = (child.open_roads(rules) & !roads).any()
+                    || (child.approach_roads(rules) & !approaches).any();
+                if child.captured == 0 && opens {
+                    assert!(
+                        openers.has(m.from()),
+                        "{m} opens a road\n{}",
+                        pos.record(rules)
+                    );
+                }
+            }
+        }
+        (Side::Defenders, None) => {}
+    }
+    encircling
+}
+
+/// Positions where encirclements are near (a wall of attackers a few steps
+/// round the king and his men), for `pruning_filters_name_every_event`:
+/// random games seldom reach one.
+#[test]
+fn encirclement_cuts_name_every_encircling_move() {
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut encircling = 0;
+    for preset in [Preset::Copenhagen, Preset::HnefataflOrg11, Preset::Brandubh] {
+        let mut rules = Rules::preset(preset);
+        if preset == Preset::Brandubh {
+            rules.set("Encirclement", "true").unwrap();
+        }
+        let n = rules.size();
+        for _ in 0..4000 {
+            let (kr, kf) = (rng.gen_range(1..n - 1), rng.gen_range(1..n - 1));
+            let mut setup = konakis::rules::Setup {
+                size: n,
+                attackers: Bitboard::EMPTY,
+                defenders: Bitboard::EMPTY,
+                king: Square::new(kr, kf).bb(),
+            };
+            let wall = rng.gen_range(2..5);
+            for r in 0..n {
+                for f in 0..n {
+                    let sq = Square::new(r, f);
+                    let d = kr.abs_diff(r).max(kf.abs_diff(f));
+                    if sq == Square::new(kr, kf) {
+                        continue;
+                    }
+                    if d < wall && rng.gen_range(0..4) == 0 {
+                        setup.defenders.set(sq);
+                    } else if (d == wall && rng.gen_range(0..10) < 8) || rng.gen_range(0..12) == 0 {
+                        setup.attackers.set(sq);
+                    }
+                }
+            }
+            let Ok(pos) = Position::from_setup(&setup, Side::Attackers, &rules, 0, 0) else {
+                continue;
+            };
+            // Play never reaches a position already encircled: the
+            // attacker move that closed the ring ended the game.
+            if pos.is_encircled(&rules) {
+                continue;
+            }
+            let mut moves = MoveList::new();
+            pos.generate_moves(&rules, &mut moves);
+            encircling += pruning_filters_name_every_event(&rules, &pos, &moves);
+        }
+    }
+    assert!(
+        encircling >= 100,
+        "only {encircling} encircling moves tried"
+    );
 }
 
 /// The net's accumulators, kept per ply and updated from the ply above,

@@ -138,11 +138,13 @@ pub fn retain_moves(
     scores.truncate(kept);
 }
 
-/// Which moves late-move pruning may drop without making them.
+/// Which moves late-move pruning may drop without making them: moves to
+/// squares where nothing can happen (no capture, no win, no encirclement
+/// completed), by soldiers that cannot open the king a road.
 pub struct QuietFilter {
     pub quiet_squares: Bitboard,
-    pub king_lines: Bitboard,
-    pub encircling: bool,
+    /// The soldiers whose moving away may open the king a road.
+    pub road_openers: Bitboard,
     pub king: Option<Square>,
     pub killers: [Option<Move>; 2],
 }
@@ -150,8 +152,7 @@ pub struct QuietFilter {
 impl QuietFilter {
     pub fn holds(&self, mv: Move) -> bool {
         self.quiet_squares.has(mv.to())
-            && !self.king_lines.has(mv.from())
-            && !self.encircling
+            && !self.road_openers.has(mv.from())
             && Some(mv.from()) != self.king
             && !self.killers.contains(&Some(mv))
     }

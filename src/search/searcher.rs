@@ -16,7 +16,7 @@ use super::params::*;
 use super::time::Deadlines;
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Features, Info, DRAW_VALUE_BASE, MAX_PLY, WIN, WIN_BOUND};
-use crate::rules::options::{Encirclement, Repetition};
+use crate::rules::options::Repetition;
 use crate::rules::{Bitboard, Move, MoveList, Position, Rules, Side, Square};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
@@ -1017,21 +1017,20 @@ impl<'a> Searcher<'a> {
         lmp_node: bool,
         ply: usize,
     ) -> QuietFilter {
-        let (quiet_squares, king_lines) = if lmp_node {
+        let (quiet_squares, road_openers) = if lmp_node {
             let eventful = pos.pruning_eventful_squares(self.rules);
-            let lines = match (facts.side, facts.king) {
-                (Side::Defenders, Some(k)) => k.rank_and_file(),
-                _ => Bitboard::EMPTY,
+            let (cuts, openers) = match (facts.side, facts.king) {
+                (Side::Attackers, _) => (pos.encirclement_cuts(self.rules), Bitboard::EMPTY),
+                (Side::Defenders, Some(k)) => (Bitboard::EMPTY, pos.nearest_on_king_lines(k)),
+                (Side::Defenders, None) => (Bitboard::EMPTY, Bitboard::EMPTY),
             };
-            (!eventful & !targets, lines)
+            (!eventful & !targets & !cuts, openers)
         } else {
             (Bitboard::EMPTY, Bitboard::EMPTY)
         };
         QuietFilter {
             quiet_squares,
-            king_lines,
-            encircling: facts.side == Side::Attackers
-                && self.rules.options().encirclement != Encirclement::None,
+            road_openers,
             king: facts.king,
             killers: self.killers[ply],
         }

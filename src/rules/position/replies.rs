@@ -10,7 +10,7 @@
 use super::{line_occupancy, shift, MoveList, Position, MAX_SIZE};
 use crate::rules::options::{Encirclement, ExitFort, Masks, Rules, Shieldwall};
 use crate::rules::tables::{SLIDES, SLIDE_COUNTS};
-use crate::rules::types::{Bitboard, Move, Side, Square};
+use crate::rules::types::{Bitboard, Move, Side, Square, FILE_0, FILE_10, STRIDE};
 
 /// The moves of the soldiers on one line with occupancy `occ`, along that
 /// line only (`own`: the soldiers' bits).
@@ -256,6 +256,43 @@ impl Position {
             eventful |= self.king.neighbours(m.board);
         }
         eventful
+    }
+
+    /// Destinations where an attacker arriving without a capture might
+    /// complete an encirclement (a superset, cheap to compute): none while a
+    /// defender or the king stands on the edge, else the squares whose
+    /// filling could split the space free of attackers — a square whose free
+    /// neighbours all meet around it (through the diagonal squares between
+    /// them) cuts no path, and leaving `from` only opens more. Off the board
+    /// counts as free: the edge is one place, reaching it is what counts.
+    /// (In a position already encircled, which play never reaches, any
+    /// attacker move encircles.)
+    pub fn encirclement_cuts(&self, rules: &Rules) -> Bitboard {
+        let m = rules.masks();
+        if rules.options().encirclement == Encirclement::None
+            || ((self.defenders | self.king) & m.edge).any()
+        {
+            return Bitboard::EMPTY;
+        }
+        let b = self.attackers.0;
+        // Each square's neighbour in one direction is free (not an attacker).
+        let (not_file_0, not_file_10) = (!FILE_0.0, !FILE_10.0);
+        let n = !(b >> STRIDE);
+        let s = !(b << STRIDE);
+        let e = !((b >> 1) & not_file_10);
+        let w = !((b << 1) & not_file_0);
+        let ne = !((b >> (STRIDE + 1)) & not_file_10);
+        let nw = !((b >> (STRIDE - 1)) & not_file_0);
+        let se = !((b << (STRIDE - 1)) & not_file_10);
+        let sw = !((b << (STRIDE + 1)) & not_file_0);
+        // Going round the square clockwise, a free neighbour whose run of
+        // free squares ends before the next one: one per separate group.
+        let end_n = n & !(ne & e);
+        let end_e = e & !(se & s);
+        let end_s = s & !(sw & w);
+        let end_w = w & !(nw & n);
+        let two_groups = (end_n & end_e) | (end_s & end_w) | ((end_n | end_e) & (end_s | end_w));
+        Bitboard(two_groups & m.board.0 & !b)
     }
 
     #[inline(never)]

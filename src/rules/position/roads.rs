@@ -2,7 +2,7 @@
 //! to an escape square or to a square beside a restricted corner. Board
 //! geometry the search's ordering, pruning and extensions ask about.
 
-use super::Position;
+use super::{Position, MAX_SIZE};
 use crate::rules::options::Rules;
 use crate::rules::types::{Bitboard, Square};
 
@@ -22,6 +22,25 @@ impl Position {
             Some(k) if approach.any() => self.destinations(rules, k) & approach,
             _ => Bitboard::EMPTY,
         }
+    }
+
+    /// The pieces nearest the king (on `k`) along his rank and file, up to
+    /// four: a move that opens him a road (to an escape square, or a new one
+    /// to a square beside a restricted corner) moves one of them away, since
+    /// a road is a line clear of pieces.
+    pub fn nearest_on_king_lines(&self, k: Square) -> Bitboard {
+        let (r, f) = (k.rank(), k.file());
+        let mut nearest = Bitboard::EMPTY;
+        for i in nearest_on_line(self.lines[r], f).into_iter().flatten() {
+            nearest.set(Square::new(r, i));
+        }
+        for i in nearest_on_line(self.lines[MAX_SIZE + f], r)
+            .into_iter()
+            .flatten()
+        {
+            nearest.set(Square::new(i, f));
+        }
+        nearest
     }
 
     /// The squares of the king's (on `k`) roads to `goals`: any piece
@@ -47,4 +66,16 @@ impl Position {
     pub fn king_pressed(&self, rules: &Rules) -> bool {
         (self.king().neighbours(rules.masks().board) & self.attackers()).any()
     }
+}
+
+/// The nearest occupied places on either side of `at` on a line with
+/// occupancy `occ`.
+fn nearest_on_line(occ: u16, at: usize) -> [Option<usize>; 2] {
+    let occ = occ as u32;
+    let above = occ >> at >> 1;
+    let below = occ & ((1 << at) - 1);
+    [
+        (above != 0).then(|| at + 1 + above.trailing_zeros() as usize),
+        (below != 0).then(|| 31 - below.leading_zeros() as usize),
+    ]
 }
