@@ -37,6 +37,7 @@ fn walk(preset: Preset, seed: u64, plies: usize) {
         }
         beside_king_wins_read_off_the_board(&rules, &pos, &moves);
         pruning_filters_name_every_event(&rules, &pos, &moves);
+        escapes_in_two_agrees_with_escapes_from(&rules, &pos);
         soldiers_reaching_agrees_with_destinations(&rules, &pos);
         // Records round-trip.
         let setup = parse_record(&pos.setup(rules.size()).record()).unwrap();
@@ -91,6 +92,29 @@ fn beside_king_wins_read_off_the_board(rules: &Rules, pos: &Position, moves: &Mo
             assert_eq!(wins, captured, "{m} wins by another rule");
         }
     }
+}
+
+/// `escapes_in_two` (one crossing line looked up per square) equals
+/// asking `escapes_from` on each square the king reaches.
+fn escapes_in_two_agrees_with_escapes_from(rules: &Rules, pos: &Position) {
+    let Some(k) = pos.king_square() else {
+        return;
+    };
+    let escape = rules.masks().escape;
+    let moves = pos.destinations(rules, k);
+    let (mut in_two, mut routes) = (Bitboard::EMPTY, 0);
+    for s in (moves & !escape).squares() {
+        let from_s = pos.escapes_from(rules, s);
+        in_two |= from_s;
+        routes += from_s.any() as u32;
+    }
+    let expected = (in_two & !(moves & escape), routes);
+    assert_eq!(
+        pos.escapes_in_two(rules, k),
+        expected,
+        "{}",
+        pos.record(rules)
+    );
 }
 
 /// Late-move pruning drops quiet moves unmade on the strength of two

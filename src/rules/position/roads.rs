@@ -2,8 +2,9 @@
 //! to an escape square or to a square beside a restricted corner. Board
 //! geometry the search's ordering, pruning and extensions ask about.
 
-use super::{Position, MAX_SIZE};
+use super::{squares_on_lines, Position, MAX_SIZE};
 use crate::rules::options::Rules;
+use crate::rules::tables::SLIDES;
 use crate::rules::types::{Bitboard, Square};
 
 impl Position {
@@ -41,6 +42,51 @@ impl Position {
             nearest.set(Square::new(i, f));
         }
         nearest
+    }
+
+    /// The king's (on `k`) escapes in two moves: the escape squares he
+    /// would reach from the squares he reaches now (escape squares aside)
+    /// that he cannot reach at once, and how many of those squares have an
+    /// escape square in reach — along his own line such a square sees just
+    /// his roads on its side of him, so only its crossing line is looked up.
+    pub fn escapes_in_two(&self, rules: &Rules, k: Square) -> (Bitboard, u32) {
+        let m = rules.masks();
+        let (r, f) = (k.rank(), k.file());
+        let (rank_reach, file_reach) = self.reach(k, true, m);
+        let mut in_two = Bitboard::EMPTY;
+        let mut routes = 0;
+        // His rank (the squares' crossing lines are files), then his file.
+        for (line, at, reach, across_rank) in [
+            (r, f, rank_reach, false),
+            (MAX_SIZE + f, r, file_reach, true),
+        ] {
+            let roads = reach & m.escape_lines[line];
+            let road_below = roads & ((1 << at) - 1) != 0;
+            let road_beyond = roads >> at != 0;
+            let mut squares = reach & !roads;
+            while squares != 0 {
+                let i = squares.trailing_zeros() as usize;
+                squares &= squares - 1;
+                let (cross, cross_at) = if across_rank {
+                    (i, f)
+                } else {
+                    (MAX_SIZE + i, r)
+                };
+                let occ = self.lines[cross] | m.king_blocks[cross];
+                let escapes = SLIDES[cross_at][occ as usize]
+                    & !m.king_pass_only[cross]
+                    & m.escape_lines[cross];
+                if escapes != 0 {
+                    in_two |= if across_rank {
+                        squares_on_lines(i, escapes, 0, 0)
+                    } else {
+                        squares_on_lines(0, 0, i, escapes)
+                    };
+                }
+                routes += (escapes != 0 || if i > at { road_beyond } else { road_below }) as u32;
+            }
+        }
+        (in_two, routes)
     }
 
     /// The squares of the king's (on `k`) roads to `goals`: any piece

@@ -297,16 +297,9 @@ fn king(pos: &Position, rules: &Rules, k: Square, sink: &mut impl Sink) {
     // the escape squares on its lines.
     // The squares with a road are counted too: two of them are two threats
     // the attackers must meet, even when both roads lead to one corner.
-    let mut in_two = Bitboard::EMPTY;
-    let mut routes = 0;
-    for s in (moves & !m.escape).squares() {
-        let from_s = pos.escapes_from(rules, s);
-        in_two |= from_s;
-        routes += from_s.any() as i32;
-    }
-    let in_two = in_two & !roads;
+    let (in_two, routes) = pos.escapes_in_two(rules, k);
     sink.add(F::EscapeIn2 as usize, in_two.count().min(4) as i32);
-    sink.add(F::EscapeRoutes2 as usize, routes.min(4));
+    sink.add(F::EscapeRoutes2 as usize, routes.min(4) as i32);
     let reachable = (area.neighbours(m.board) | area) & m.escape;
     let feature = if roads.any() {
         F::KingToEscape1

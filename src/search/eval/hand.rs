@@ -151,11 +151,8 @@ pub fn breakdown(pos: &Position, rules: &Rules) -> Breakdown {
         };
     }
     // Escape squares reachable in two king moves (through empty squares).
-    let mut second = Bitboard::EMPTY;
-    for s in (king_moves & !m.escape).squares() {
-        second |= pos.escapes_from(rules, s);
-    }
-    b.two_move_escapes = (second & !roads).count().min(4) as i32 * w.two_move_escape;
+    let (second, _) = pos.escapes_in_two(rules, k);
+    b.two_move_escapes = second.count().min(4) as i32 * w.two_move_escape;
     if rules.options().escape == Escape::Corner {
         // Attackers on the squares diagonally in front of each corner.
         // The diagonal wall in front of each corner: c1, b2, a3 and the
