@@ -30,6 +30,16 @@ use arrayvec::ArrayVec;
 pub trait Sink {
     fn add(&mut self, feature: usize, count: i32);
     fn wants(&self, group: Group) -> bool;
+    /// One count for each of `pieces` on its square class, in the
+    /// piece-square table from feature `table` on; a sum may look each
+    /// square's weight up at once instead.
+    #[inline(always)]
+    fn add_pst(&mut self, table: usize, pieces: Bitboard, n: usize) {
+        let classes = &CLASSES[n];
+        for sq in pieces.squares() {
+            self.add(table + classes[sq.index()] as usize, 1);
+        }
+    }
 }
 
 /// Groups of features that cost enough to skip when unweighted.
@@ -145,7 +155,7 @@ const fn class_table(n: usize) -> [u8; 121] {
 }
 
 /// Square classes per board size (5 to 11; odd sizes only are played).
-const CLASSES: [[u8; 121]; 12] = {
+pub const CLASSES: [[u8; 121]; 12] = {
     let mut all = [[0u8; 121]; 12];
     let mut n = 5;
     while n <= 11 {
@@ -154,13 +164,6 @@ const CLASSES: [[u8; 121]; 12] = {
     }
     all
 };
-
-fn add_pst(sink: &mut impl Sink, table: usize, pieces: Bitboard, n: usize) {
-    let classes = &CLASSES[n];
-    for sq in pieces.squares() {
-        sink.add(table + classes[sq.index()] as usize, 1);
-    }
-}
 
 /// Ranks and files as bitboards on the widest board.
 const LINES: [Bitboard; 22] = {
@@ -193,9 +196,9 @@ pub fn extract(pos: &Position, rules: &Rules, sink: &mut impl Sink) {
     sink.add(F::Attacker as usize, attackers.count() as i32);
     sink.add(F::Defender as usize, defenders.count() as i32);
     sink.add(F::Tempo as usize, sign);
-    add_pst(sink, PST_ATTACKER, attackers, n);
-    add_pst(sink, PST_DEFENDER, defenders, n);
-    add_pst(sink, PST_KING, pos.king(), n);
+    sink.add_pst(PST_ATTACKER, attackers, n);
+    sink.add_pst(PST_DEFENDER, defenders, n);
+    sink.add_pst(PST_KING, pos.king(), n);
     if sink.wants(Group::Mobility) {
         sink.add(
             F::AttackerMobility as usize,

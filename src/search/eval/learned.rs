@@ -5,7 +5,7 @@
 
 use super::features::{self, Group, Sink, COUNT};
 use crate::rules::options::{Escape, ExitFort, Shieldwall};
-use crate::rules::{Position, Rules, Side};
+use crate::rules::{Bitboard, Position, Rules, Side};
 use std::sync::{Arc, OnceLock};
 
 /// Boards that share weights: the size of the board and where the king
@@ -123,6 +123,9 @@ pub struct Weights {
     wants_enclosure: bool,
     wants_king_distance: bool,
     wants_ring_gaps: bool,
+    /// The piece-square weights by board size, table (attacker, defender,
+    /// king) and square, built from `scaled`: one lookup a piece.
+    pst_by_square: Box<[[[i32; 121]; 3]; 12]>,
     /// The file they were read from (`WeightsFile`); `None` when embedded.
     pub file: Option<String>,
     /// Weights that differ when the engine plays one side (`attackers:
@@ -165,6 +168,12 @@ impl Weights {
                 F::KingNoEscape,
             ]),
             wants_ring_gaps: scaled[F::RingGaps as usize] != 0,
+            pst_by_square: Box::new(std::array::from_fn(|n| {
+                std::array::from_fn(|t| {
+                    let table = features::PST_ATTACKER + t * features::PST_CLASSES;
+                    std::array::from_fn(|sq| scaled[table + features::CLASSES[n][sq] as usize])
+                })
+            })),
             scaled,
             file: None,
             side_overrides: Vec::new(),
@@ -314,6 +323,14 @@ impl Sink for Sum<'_> {
         self.total += self.weights.scaled[feature] * count;
     }
     #[inline(always)]
+    fn add_pst(&mut self, table: usize, pieces: Bitboard, n: usize) {
+        let weights = &self.weights.pst_by_square[n]
+            [(table - features::PST_ATTACKER) / features::PST_CLASSES];
+        for sq in pieces.squares() {
+            self.total += weights[sq.index()];
+        }
+    }
+    #[inline(always)]
     fn wants(&self, group: Group) -> bool {
         match group {
             Group::Mobility => self.weights.wants_mobility,
@@ -399,6 +416,34 @@ mod tests {
         ));
         assert_eq!(source(Family::Corner11), Some(Family::Corner11Plain));
         assert_eq!(source(Family::Corner11Plain), Some(Family::Corner11Plain));
+    }
+
+    #[test]
+    fn the_sum_is_the_weighted_counts() {
+        // The search's sum takes shortcuts (groups without weights skipped,
+        // piece-square weights looked up by square); the tuner's counts
+        // take none.
+        use crate::rules::{MoveList, Preset};
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        for preset in Preset::ALL {
+            let rules = Rules::preset(preset);
+            let Some(w) = weights_for(&rules) else {
+                continue;
+            };
+            let mut pos = Position::start(&rules);
+            for _ in 0..80 {
+                let c = features::counts(&pos, &rules);
+                let dot: i32 = (0..COUNT).map(|f| w.scaled[f] * c.0[f]).sum();
+                assert_eq!(w.evaluate(&pos, &rules), dot / SCALE, "{preset:?}");
+                let mut moves = MoveList::new();
+                pos.generate_moves(&rules, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.make(&rules, moves[rng.gen_range(0..moves.len())]);
+            }
+        }
     }
 
     #[test]
