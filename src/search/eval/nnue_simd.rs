@@ -135,6 +135,22 @@ mod x86 {
         const LANES: usize = 16;
         let n = out.len();
         let mut i = 0;
+        if let ([sub], [add]) = (subs, adds) {
+            // Most updates (a move that takes nothing): one row out, one
+            // in, their addresses held in registers for the whole pass.
+            while i + LANES <= n {
+                // SAFETY: i + 16 <= n, and every slice holds n lanes.
+                unsafe {
+                    let v = _mm256_loadu_si256(base.as_ptr().add(i).cast());
+                    let v = _mm256_sub_epi16(v, _mm256_loadu_si256(sub.as_ptr().add(i).cast()));
+                    let v = _mm256_add_epi16(v, _mm256_loadu_si256(add.as_ptr().add(i).cast()));
+                    _mm256_storeu_si256(out.as_mut_ptr().add(i).cast(), v);
+                }
+                i += LANES;
+            }
+            accumulate_scalar(out, base, subs, adds, i);
+            return;
+        }
         while i + LANES <= n {
             // SAFETY: i + 16 <= n, and every slice holds n lanes; unaligned
             // loads and stores need no alignment.
@@ -195,6 +211,22 @@ mod x86 {
         const LANES: usize = 32;
         let n = out.len();
         let mut i = 0;
+        if let ([sub], [add]) = (subs, adds) {
+            // Most updates (a move that takes nothing): one row out, one
+            // in, their addresses held in registers for the whole pass.
+            while i + LANES <= n {
+                // SAFETY: i + 32 <= n, and every slice holds n lanes.
+                unsafe {
+                    let v = _mm512_loadu_si512(base.as_ptr().add(i).cast());
+                    let v = _mm512_sub_epi16(v, _mm512_loadu_si512(sub.as_ptr().add(i).cast()));
+                    let v = _mm512_add_epi16(v, _mm512_loadu_si512(add.as_ptr().add(i).cast()));
+                    _mm512_storeu_si512(out.as_mut_ptr().add(i).cast(), v);
+                }
+                i += LANES;
+            }
+            accumulate_scalar(out, base, subs, adds, i);
+            return;
+        }
         while i + LANES <= n {
             // SAFETY: i + 32 <= n, and every slice holds n lanes.
             unsafe {
@@ -255,21 +287,24 @@ mod tests {
                 let base = random(i16::MIN, i16::MAX);
                 let rows: Vec<Vec<i16>> = (0..6).map(|_| random(-2000, 2000)).collect();
                 let weights = random(-127, 127);
-                let subs: Vec<&[i16]> = rows[..2].iter().map(|r| &r[..]).collect();
-                let adds: Vec<&[i16]> = rows[2..].iter().map(|r| &r[..]).collect();
-                let mut want = vec![0; width];
-                accumulate(Simd::Scalar, &mut want, &base, &subs, &adds);
-                let dot = dot_crelu(Simd::Scalar, &want, &weights);
-                for simd in Simd::available() {
-                    let mut got = vec![0; width];
-                    accumulate(simd, &mut got, &base, &subs, &adds);
-                    assert_eq!(got, want, "{} accumulate, width {width}", simd.name());
-                    assert_eq!(
-                        dot_crelu(simd, &got, &weights),
-                        dot,
-                        "{} dot, width {width}",
-                        simd.name()
-                    );
+                // Rows out and in: a refresh, a quiet move, captures.
+                for (out_rows, in_rows) in [(0, 3), (1, 1), (2, 1), (2, 4)] {
+                    let subs: Vec<&[i16]> = rows[..out_rows].iter().map(|r| &r[..]).collect();
+                    let adds: Vec<&[i16]> = rows[2..2 + in_rows].iter().map(|r| &r[..]).collect();
+                    let mut want = vec![0; width];
+                    accumulate(Simd::Scalar, &mut want, &base, &subs, &adds);
+                    let dot = dot_crelu(Simd::Scalar, &want, &weights);
+                    for simd in Simd::available() {
+                        let mut got = vec![0; width];
+                        accumulate(simd, &mut got, &base, &subs, &adds);
+                        assert_eq!(got, want, "{} accumulate, width {width}", simd.name());
+                        assert_eq!(
+                            dot_crelu(simd, &got, &weights),
+                            dot,
+                            "{} dot, width {width}",
+                            simd.name()
+                        );
+                    }
                 }
             }
         }
