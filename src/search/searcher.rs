@@ -757,16 +757,29 @@ impl<'a> Searcher<'a> {
         if !root && self.immediate_win(pos).is_some() {
             return WIN - ply as i32 - 1;
         }
+        let side = pos.side_to_move();
+        let threatened = side == Side::Attackers && open_roads(pos, self.rules).any();
+        // The moves are listed after the pruning that may cut without them,
+        // unless something needs them first: the root's filters, the road
+        // blocks, the repetitions a defenders' move may not make.
+        let list_first = root
+            || threatened
+            || (side == Side::Defenders
+                && self.rules.options().repetition == Repetition::DefendersForbidden);
         let mut moves = MoveList::new();
-        self.node_moves(pos, root, &mut moves);
-        if moves.is_empty() {
+        let no_moves = if list_first {
+            self.node_moves(pos, root, &mut moves);
+            moves.is_empty()
+        } else {
+            !pos.has_moves(self.rules)
+        };
+        if no_moves {
             return if root { -WIN } else { -(WIN - ply as i32) };
         }
-        let side = pos.side_to_move();
         let facts = NodeFacts {
             side,
             king: pos.king_square(),
-            threatened: side == Side::Attackers && open_roads(pos, self.rules).any(),
+            threatened,
             static_eval: match entry {
                 Some(e) => e.eval,
                 None => self.evaluate(pos, ply),
@@ -786,6 +799,9 @@ impl<'a> Searcher<'a> {
             if let Some(s) = self.null_move_cutoff(pos, &facts, depth, w.beta, ply) {
                 return s;
             }
+        }
+        if !list_first {
+            self.node_moves(pos, root, &mut moves);
         }
         let tt_move = entry.and_then(|e| e.mv);
         let frame = Frame { depth, ply, kind };
