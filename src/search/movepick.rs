@@ -49,10 +49,36 @@ pub fn score_all_but_quiets(
         _ => Bitboard::EMPTY,
     };
     scores.clear();
-    // One test of the destination for most moves, which are quiet.
     let special_to = targets | road_block;
+    // Most moves are quiet: a table by square marks the destinations that
+    // make a move special and the squares a special mover may start from
+    // (the king's, the table move's, the killers'), and two bytes clear a
+    // quiet move.
+    const SPECIAL_TO: u8 = 1;
+    const MAY_FROM: u8 = 2;
+    let mut marks = [0u8; 128];
+    for sq in special_to.squares() {
+        marks[sq.index() & 127] |= SPECIAL_TO;
+    }
+    for sq in [
+        king,
+        tt_move.map(Move::from),
+        killers[0].map(Move::from),
+        killers[1].map(Move::from),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        marks[sq.index() & 127] |= MAY_FROM;
+    }
     let mut scored = 0;
     for &mv in moves.iter() {
+        if (marks[mv.to().index() & 127] & SPECIAL_TO) | (marks[mv.from().index() & 127] & MAY_FROM)
+            == 0
+        {
+            scores.push(UNSCORED);
+            continue;
+        }
         let s = if Some(mv) == tt_move {
             ORDER_TT_MOVE
         } else {
