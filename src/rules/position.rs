@@ -158,6 +158,18 @@ fn squares_on_lines(r: usize, rank_bits: u16, f: usize, file_bits: u16) -> Bitbo
     bb
 }
 
+/// The places set in a line's bits, lowest first.
+#[inline]
+fn line_places(mut bits: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let j = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            j
+        })
+    })
+}
+
 /// Each rank's and file's squares of `bb`, as `Position::lines` keeps them.
 fn line_occupancy(bb: Bitboard) -> [u16; 2 * MAX_SIZE] {
     let mut lines = [0u16; 2 * MAX_SIZE];
@@ -436,18 +448,9 @@ impl Position {
         let (rank_reach, file_reach) = self.reach(from, is_king, m);
         let r = from.rank();
         let f = from.file();
-        let mut bits = rank_reach;
-        while bits != 0 {
-            let j = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            out.push(Move::new(from, Square::new(r, j)));
-        }
-        let mut bits = file_reach;
-        while bits != 0 {
-            let j = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            out.push(Move::new(from, Square::new(j, f)));
-        }
+        // `extend` keeps the list's length in a register until it is done.
+        out.extend(line_places(rank_reach).map(|j| Move::new(from, Square::new(r, j))));
+        out.extend(line_places(file_reach).map(|j| Move::new(from, Square::new(j, f))));
     }
 
     /// The number of legal moves of the side to move, without listing them.
