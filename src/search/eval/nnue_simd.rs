@@ -135,22 +135,6 @@ mod x86 {
         const LANES: usize = 16;
         let n = out.len();
         let mut i = 0;
-        if let ([sub], [add]) = (subs, adds) {
-            // Most updates (a move that takes nothing): one row out, one
-            // in, their addresses held in registers for the whole pass.
-            while i + LANES <= n {
-                // SAFETY: i + 16 <= n, and every slice holds n lanes.
-                unsafe {
-                    let v = _mm256_loadu_si256(base.as_ptr().add(i).cast());
-                    let v = _mm256_sub_epi16(v, _mm256_loadu_si256(sub.as_ptr().add(i).cast()));
-                    let v = _mm256_add_epi16(v, _mm256_loadu_si256(add.as_ptr().add(i).cast()));
-                    _mm256_storeu_si256(out.as_mut_ptr().add(i).cast(), v);
-                }
-                i += LANES;
-            }
-            accumulate_scalar(out, base, subs, adds, i);
-            return;
-        }
         while i + LANES <= n {
             // SAFETY: i + 16 <= n, and every slice holds n lanes; unaligned
             // loads and stores need no alignment.
@@ -211,22 +195,6 @@ mod x86 {
         const LANES: usize = 32;
         let n = out.len();
         let mut i = 0;
-        if let ([sub], [add]) = (subs, adds) {
-            // Most updates (a move that takes nothing): one row out, one
-            // in, their addresses held in registers for the whole pass.
-            while i + LANES <= n {
-                // SAFETY: i + 32 <= n, and every slice holds n lanes.
-                unsafe {
-                    let v = _mm512_loadu_si512(base.as_ptr().add(i).cast());
-                    let v = _mm512_sub_epi16(v, _mm512_loadu_si512(sub.as_ptr().add(i).cast()));
-                    let v = _mm512_add_epi16(v, _mm512_loadu_si512(add.as_ptr().add(i).cast()));
-                    _mm512_storeu_si512(out.as_mut_ptr().add(i).cast(), v);
-                }
-                i += LANES;
-            }
-            accumulate_scalar(out, base, subs, adds, i);
-            return;
-        }
         while i + LANES <= n {
             // SAFETY: i + 32 <= n, and every slice holds n lanes.
             unsafe {
