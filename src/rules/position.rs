@@ -145,15 +145,11 @@ fn squares_between(a: Square, b: Square) -> Bitboard {
 #[inline]
 fn squares_on_lines(r: usize, rank_bits: u16, f: usize, file_bits: u16) -> Bitboard {
     let mut bb = Bitboard::EMPTY;
-    let mut bits = rank_bits;
-    while bits != 0 {
-        bb.set(Square::new(r, bits.trailing_zeros() as usize));
-        bits &= bits - 1;
+    for j in line_places(rank_bits) {
+        bb.set(Square::new(r, j));
     }
-    let mut bits = file_bits;
-    while bits != 0 {
-        bb.set(Square::new(bits.trailing_zeros() as usize, f));
-        bits &= bits - 1;
+    for j in line_places(file_bits) {
+        bb.set(Square::new(j, f));
     }
     bb
 }

@@ -7,10 +7,10 @@
 //! before it with those three lines recounted — no child position is built.
 //! Moves that might capture or end the game are made in full.
 
-use super::{line_occupancy, shift, MoveList, Position, MAX_SIZE};
+use super::{line_occupancy, shift, MoveList, Position, EAST, MAX_SIZE, NORTH, SOUTH, WEST};
 use crate::rules::options::{Encirclement, ExitFort, Masks, Rules, Shieldwall};
 use crate::rules::tables::{SLIDES, SLIDE_COUNTS};
-use crate::rules::types::{Bitboard, Move, Side, Square, FILE_0, FILE_10, STRIDE};
+use crate::rules::types::{Bitboard, Move, Side, Square};
 
 /// The moves of the soldiers on one line with occupancy `occ`, along that
 /// line only (`own`: the soldiers' bits).
@@ -274,17 +274,18 @@ impl Position {
         {
             return Bitboard::EMPTY;
         }
-        let b = self.attackers.0;
-        // Each square's neighbour in one direction is free (not an attacker).
-        let (not_file_0, not_file_10) = (!FILE_0.0, !FILE_10.0);
-        let n = !(b >> STRIDE);
-        let s = !(b << STRIDE);
-        let e = !((b >> 1) & not_file_10);
-        let w = !((b << 1) & not_file_0);
-        let ne = !((b >> (STRIDE + 1)) & not_file_10);
-        let nw = !((b >> (STRIDE - 1)) & not_file_0);
-        let se = !((b << (STRIDE - 1)) & not_file_10);
-        let sw = !((b << (STRIDE + 1)) & not_file_0);
+        // Each square's neighbour in one direction is free (not an
+        // attacker): the attackers shifted the other way, complemented.
+        let a = self.attackers;
+        let free_beyond = |dirs: &[usize]| !dirs.iter().fold(a, |b, &d| shift(b, d)).0;
+        let n = free_beyond(&[SOUTH]);
+        let s = free_beyond(&[NORTH]);
+        let e = free_beyond(&[WEST]);
+        let w = free_beyond(&[EAST]);
+        let ne = free_beyond(&[SOUTH, WEST]);
+        let nw = free_beyond(&[SOUTH, EAST]);
+        let se = free_beyond(&[NORTH, WEST]);
+        let sw = free_beyond(&[NORTH, EAST]);
         // Going round the square clockwise, a free neighbour whose run of
         // free squares ends before the next one: one per separate group.
         let end_n = n & !(ne & e);
@@ -292,7 +293,7 @@ impl Position {
         let end_s = s & !(sw & w);
         let end_w = w & !(nw & n);
         let two_groups = (end_n & end_e) | (end_s & end_w) | ((end_n | end_e) & (end_s | end_w));
-        Bitboard(two_groups & m.board.0 & !b)
+        Bitboard(two_groups) & m.board & !a
     }
 
     #[inline(never)]

@@ -2,7 +2,7 @@
 //! to an escape square or to a square beside a restricted corner. Board
 //! geometry the search's ordering, pruning and extensions ask about.
 
-use super::{squares_on_lines, Position, MAX_SIZE};
+use super::{line_places, squares_on_lines, Position, MAX_SIZE};
 use crate::rules::options::Rules;
 use crate::rules::tables::SLIDES;
 use crate::rules::types::{Bitboard, Square};
@@ -63,10 +63,7 @@ impl Position {
             let roads = reach & m.escape_lines[line];
             let road_below = roads & ((1 << at) - 1) != 0;
             let road_beyond = roads >> at != 0;
-            let mut squares = reach & !roads;
-            while squares != 0 {
-                let i = squares.trailing_zeros() as usize;
-                squares &= squares - 1;
+            for i in line_places(reach & !roads) {
                 let (cross, cross_at) = if across_rank {
                     (i, f)
                 } else {
