@@ -1226,8 +1226,10 @@ impl<'a> Searcher<'a> {
             }
             // Odd helpers search one ply deeper: with two threads, the
             // helper is a ply ahead of the main thread, which takes its
-            // iteration when it ends first.
-            let search_depth = depth + (self.id % 2) as i32;
+            // iteration when it ends first. Never past the depth asked
+            // for: that iteration could not be taken, and at an odd
+            // `go depth` the main thread searched the last one alone.
+            let search_depth = (depth + (self.id % 2) as i32).min(setup.max_depth);
             let mut iteration: Vec<RootLine> = Vec::new();
             let mut partial = None;
             self.excluded_root.clear();
