@@ -1115,16 +1115,10 @@ impl<'a> Searcher<'a> {
             return -(WIN - ply as i32 - 2);
         }
         let forced = roads.any();
-        let targets = pos.capture_targets(rules, side);
         let mut best;
-        let destinations = if forced {
+        if forced {
             // Raichi: only moves onto the road (or captures) can matter.
             best = -(WIN - ply as i32 - 2);
-            let block = pos
-                .king_square()
-                .map(|k| pos.road_squares(rules, k))
-                .unwrap_or_default();
-            block | targets
         } else {
             let stand_pat = self.evaluate(pos, ply);
             if stand_pat >= beta || qdepth >= self.setup.params.get(Tune::QsearchMaxDepth) {
@@ -1132,7 +1126,12 @@ impl<'a> Searcher<'a> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            targets
+        }
+        // (The capture squares only once standing pat did not cut.)
+        let targets = pos.capture_targets(rules, side);
+        let destinations = match pos.king_square() {
+            Some(k) if forced => targets | pos.road_squares(rules, k),
+            _ => targets,
         };
         let mut moves = MoveList::new();
         for to in destinations.squares() {
