@@ -127,11 +127,68 @@ mod x86 {
     use super::{accumulate_scalar, dot_crelu_scalar, QA};
     use std::arch::x86_64::*;
 
+    /// Calls `$rows` (a kernel generic in the number of rows out and in)
+    /// for the row counts of an update: a move, a move with one or two
+    /// captures, a null move; `$list` for any other (a refresh, a slot
+    /// several moves away).
+    macro_rules! by_row_count {
+        ($rows:ident, $list:ident, $out:expr, $base:expr, $subs:expr, $adds:expr) => {
+            match ($subs, $adds) {
+                ([], []) => $rows($out, $base, [], []),
+                ([s], [a]) => $rows($out, $base, [*s], [*a]),
+                ([s, t], [a]) => $rows($out, $base, [*s, *t], [*a]),
+                ([s, t, u], [a]) => $rows($out, $base, [*s, *t, *u], [*a]),
+                (subs, adds) => $list($out, $base, subs, adds),
+            }
+        };
+    }
+
     /// # Safety
     /// The CPU has AVX2, and `base` and every row are at least `out.len()`
     /// long.
     #[target_feature(enable = "avx2")]
     pub unsafe fn accumulate_avx2(out: &mut [i16], base: &[i16], subs: &[&[i16]], adds: &[&[i16]]) {
+        // SAFETY: the caller's promise, passed on.
+        unsafe {
+            by_row_count!(
+                accumulate_avx2_rows,
+                accumulate_avx2_list,
+                out,
+                base,
+                subs,
+                adds
+            )
+        }
+    }
+
+    /// [`accumulate_avx2`] for `S` rows out and `A` in: their number known,
+    /// the loops over the rows unroll and their pointers stay in registers.
+    ///
+    /// # Safety
+    /// As [`accumulate_avx2`].
+    #[target_feature(enable = "avx2")]
+    unsafe fn accumulate_avx2_rows<const S: usize, const A: usize>(
+        out: &mut [i16],
+        base: &[i16],
+        subs: [&[i16]; S],
+        adds: [&[i16]; A],
+    ) {
+        // SAFETY: as the caller promised.
+        unsafe { accumulate_avx2_list(out, base, &subs, &adds) }
+    }
+
+    /// [`accumulate_avx2`] for any number of rows.
+    ///
+    /// # Safety
+    /// As [`accumulate_avx2`].
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn accumulate_avx2_list(
+        out: &mut [i16],
+        base: &[i16],
+        subs: &[&[i16]],
+        adds: &[&[i16]],
+    ) {
         const LANES: usize = 16;
         let n = out.len();
         let mut i = 0;
@@ -187,6 +244,47 @@ mod x86 {
     /// `out.len()` long.
     #[target_feature(enable = "avx512f,avx512bw")]
     pub unsafe fn accumulate_avx512(
+        out: &mut [i16],
+        base: &[i16],
+        subs: &[&[i16]],
+        adds: &[&[i16]],
+    ) {
+        // SAFETY: the caller's promise, passed on.
+        unsafe {
+            by_row_count!(
+                accumulate_avx512_rows,
+                accumulate_avx512_list,
+                out,
+                base,
+                subs,
+                adds
+            )
+        }
+    }
+
+    /// [`accumulate_avx512`] for `S` rows out and `A` in (see
+    /// [`accumulate_avx2_rows`]).
+    ///
+    /// # Safety
+    /// As [`accumulate_avx512`].
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn accumulate_avx512_rows<const S: usize, const A: usize>(
+        out: &mut [i16],
+        base: &[i16],
+        subs: [&[i16]; S],
+        adds: [&[i16]; A],
+    ) {
+        // SAFETY: as the caller promised.
+        unsafe { accumulate_avx512_list(out, base, &subs, &adds) }
+    }
+
+    /// [`accumulate_avx512`] for any number of rows.
+    ///
+    /// # Safety
+    /// As [`accumulate_avx512`].
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    unsafe fn accumulate_avx512_list(
         out: &mut [i16],
         base: &[i16],
         subs: &[&[i16]],
@@ -255,8 +353,9 @@ mod tests {
                 let base = random(i16::MIN, i16::MAX);
                 let rows: Vec<Vec<i16>> = (0..6).map(|_| random(-2000, 2000)).collect();
                 let weights = random(-127, 127);
-                // Rows out and in: a refresh, a quiet move, captures.
-                for (out_rows, in_rows) in [(0, 3), (1, 1), (2, 1), (2, 4)] {
+                // Rows out and in: a null move, a refresh, a quiet move, captures,
+                // a distant slot.
+                for (out_rows, in_rows) in [(0, 0), (0, 3), (1, 1), (2, 1), (3, 1), (2, 4)] {
                     let subs: Vec<&[i16]> = rows[..out_rows].iter().map(|r| &r[..]).collect();
                     let adds: Vec<&[i16]> = rows[2..2 + in_rows].iter().map(|r| &r[..]).collect();
                     let mut want = vec![0; width];
