@@ -548,6 +548,9 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn enter_node(&mut self, pos: &Position, ply: usize) -> Option<i32> {
         self.pv_len[ply] = ply;
+        if let Some(stack) = &mut self.nnue {
+            stack.visit(pos, ply);
+        }
         if ply > self.seldepth {
             self.seldepth = ply;
         }

@@ -250,15 +250,19 @@ impl Network {
 
     /// Sums a position's accumulator from scratch.
     pub fn refresh(&self, simd: Simd, pos: &Position, acc: &mut [i16]) {
+        self.refresh_key(simd, &BoardKey::of(pos), acc);
+    }
+
+    /// Sums the accumulator of the pieces `key` from scratch.
+    fn refresh_key(&self, simd: Simd, key: &BoardKey, acc: &mut [i16]) {
         // Each square holds one piece at most: at most `INPUTS` rows.
         let mut rows = ArrayVec::<&[i16], INPUTS>::new();
-        let king = pos.king_square().map_or(Bitboard::EMPTY, |k| k.bb());
         for (kind, pieces) in [
-            (Kind::Attacker, pos.attackers()),
-            (Kind::Defender, pos.defenders()),
-            (Kind::King, king),
+            (Kind::Attacker, key.attackers),
+            (Kind::Defender, key.defenders),
+            (Kind::King, key.king),
         ] {
-            for s in pieces.squares() {
+            for s in Bitboard(pieces).squares() {
                 rows.push(self.row(input(kind, s.index())));
             }
         }
@@ -382,13 +386,21 @@ impl BoardKey {
 }
 
 /// The search's accumulators, one per ply of the current line. A node's is
-/// made from its parent's (the last node entered one ply up), or from
-/// scratch at the root or when the parent's is missing.
+/// made from its parent's, or from scratch at the root or when the parent's
+/// is missing. The search evaluates few of the nodes it visits, so a
+/// parent's slot may hold another position (an earlier sibling of the
+/// parent): when the line is known ([`NnueStack::visit`]), the parent's
+/// accumulator is brought up to date first, from its own parent, so that
+/// each of its children costs one move's rows, not the stale slot's
+/// difference.
 pub struct NnueStack {
     net: Arc<Network>,
     simd: Simd,
     acc: Vec<i16>,
+    /// The pieces each slot's accumulator holds.
     keys: Vec<Option<BoardKey>>,
+    /// The pieces of the current line's position at each ply, as visited.
+    line: Vec<Option<BoardKey>>,
 }
 
 impl NnueStack {
@@ -404,6 +416,7 @@ impl NnueStack {
         NnueStack {
             acc: vec![0; w * plies],
             keys: vec![None; plies],
+            line: vec![None; plies],
             simd,
             net,
         }
@@ -413,14 +426,31 @@ impl NnueStack {
     /// scratch.
     pub fn clear(&mut self) {
         self.keys.fill(None);
+        self.line.fill(None);
+    }
+
+    /// Records that the search entered `pos` at `ply`: its children's
+    /// accumulators will be made from its own.
+    #[inline]
+    pub fn visit(&mut self, pos: &Position, ply: usize) {
+        self.line[ply] = Some(BoardKey::of(pos));
     }
 
     /// Makes the accumulator of `pos`, entered at `ply`, current.
     #[inline]
     pub fn enter(&mut self, pos: &Position, ply: usize) {
-        let key = BoardKey::of(pos);
+        self.enter_key(BoardKey::of(pos), ply);
+    }
+
+    /// Makes the accumulator of the pieces `key` at `ply` current: from
+    /// the line's position one ply up, made current first where the line
+    /// is known, else from whatever that slot holds.
+    fn enter_key(&mut self, key: BoardKey, ply: usize) {
         if self.keys[ply] == Some(key) {
             return;
+        }
+        if let Some(parent) = ply.checked_sub(1).and_then(|p| self.line[p]) {
+            self.enter_key(parent, ply - 1);
         }
         let w = self.net.width();
         let (before, here) = self.acc.split_at_mut(ply * w);
@@ -433,7 +463,7 @@ impl NnueStack {
             None => false,
         };
         if !updated {
-            self.net.refresh(self.simd, pos, child);
+            self.net.refresh_key(self.simd, &key, child);
         }
         // An accumulator is a function of its key alone, so an entry left
         // from another line is still right for its key: the parent's slot
@@ -564,6 +594,57 @@ mod tests {
                 let mut stack = NnueStack::with_simd(net.clone(), 400, simd);
                 check_incremental_against_scratch(&rules, &net, &mut stack, simd);
             }
+        }
+    }
+
+    /// As the search uses the stack: every node visited, few evaluated,
+    /// so a parent's slot is often stale and is brought up to date from the
+    /// line (null moves included) before its children's.
+    #[test]
+    fn incremental_equals_scratch_in_a_sparsely_evaluated_tree() {
+        for (preset, family) in [
+            (Preset::Tablut, Family::Edge9),
+            (Preset::Copenhagen, Family::Corner11),
+        ] {
+            let rules = Rules::preset(preset);
+            let net = Arc::new(Network::random(family, 40, 9));
+            for simd in Simd::available() {
+                let mut stack = NnueStack::with_simd(net.clone(), 64, simd);
+                let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+                let root = *Game::new(rules.clone()).position();
+                let mut evaluated = 0;
+                walk(&rules, &net, &mut stack, &mut rng, &root, 0, &mut evaluated);
+                assert!(evaluated > 100, "{evaluated} evaluations");
+            }
+        }
+    }
+
+    fn walk(
+        rules: &Rules,
+        net: &Network,
+        stack: &mut NnueStack,
+        rng: &mut rand::rngs::StdRng,
+        pos: &Position,
+        ply: usize,
+        evaluated: &mut usize,
+    ) {
+        stack.visit(pos, ply);
+        if rng.gen_range(0..3) == 0 {
+            let want = net.evaluate_with(Simd::Scalar, pos);
+            assert_eq!(stack.evaluate(pos, ply), want, "ply {ply}");
+            *evaluated += 1;
+        }
+        if ply == 7 || pos.outcome().is_some() {
+            return;
+        }
+        let mut moves = crate::rules::MoveList::new();
+        pos.generate_moves(rules, &mut moves);
+        for _ in 0..rng.gen_range(1..=4) {
+            let child = match moves.is_empty() || rng.gen_range(0..8) == 0 {
+                true => pos.make_null(),
+                false => pos.make(rules, moves[rng.gen_range(0..moves.len())]),
+            };
+            walk(rules, net, stack, rng, &child, ply + 1, evaluated);
         }
     }
 
