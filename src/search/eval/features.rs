@@ -324,59 +324,22 @@ fn lines(attackers: Bitboard, defenders: Bitboard, n: usize, sink: &mut impl Sin
     sink.add(F::LinesDefenders as usize, def as i32);
 }
 
-/// Pieces on each 11-bit line pattern: a table, since the baseline x86-64
-/// has no popcount instruction.
-const POP11: [u8; 2048] = {
-    let mut t = [0u8; 2048];
-    let mut i = 0;
-    while i < 2048 {
-        t[i] = (i as u32).count_ones() as u8;
-        i += 1;
-    }
-    t
-};
-
 /// The ranks and the files (of the first `n`) where the attackers
-/// outnumber the defenders, and where the defenders outnumber them. Ranks
-/// are counted by table; files by adding the ranks into 4-bit counters,
-/// one lane per file (bit-sliced), and comparing the lanes at once.
+/// outnumber the defenders, and where the defenders outnumber them: two
+/// masks and two counts a line, which `POPCNT` makes cheaper than the
+/// bit-sliced counters this replaced (1.1% of the bench's time).
 #[inline(always)]
 fn lines_won(attackers: Bitboard, defenders: Bitboard, n: usize) -> (u32, u32) {
     let (mut att, mut def) = (0u32, 0u32);
-    // Bit-planes of each file's count (bit f of plane k: bit k of file f's count).
-    let mut a_planes = [0u16; 4];
-    let mut d_planes = [0u16; 4];
-    for r in 0..n {
-        let a = ((attackers.0 >> (11 * r)) as u16) & 0x7ff;
-        let d = ((defenders.0 >> (11 * r)) as u16) & 0x7ff;
-        let (ca, cd) = (POP11[a as usize], POP11[d as usize]);
-        att += (ca > cd) as u32;
-        def += (cd > ca) as u32;
-        add_lanes(&mut a_planes, a);
-        add_lanes(&mut d_planes, d);
+    for i in 0..n {
+        for line in [LINES[i], LINES[11 + i]] {
+            let ca = (attackers & line).count();
+            let cd = (defenders & line).count();
+            att += (ca > cd) as u32;
+            def += (cd > ca) as u32;
+        }
     }
-    // Lane-wise comparison from the highest bit down.
-    let (mut greater, mut less, mut equal) = (0u16, 0u16, 0x7ffu16);
-    for k in (0..4).rev() {
-        let (a, d) = (a_planes[k], d_planes[k]);
-        greater |= equal & a & !d;
-        less |= equal & d & !a;
-        equal &= !(a ^ d);
-    }
-    att += POP11[(greater & 0x7ff) as usize] as u32;
-    def += POP11[(less & 0x7ff) as usize] as u32;
     (att, def)
-}
-
-/// Adds one to the 4-bit counter of every lane set in `bits`.
-#[inline]
-fn add_lanes(planes: &mut [u16; 4], bits: u16) {
-    let mut carry = bits;
-    for plane in planes.iter_mut() {
-        let next = *plane & carry;
-        *plane ^= carry;
-        carry = next;
-    }
 }
 
 /// Corner blockades (attackers on the diagonal wall in front of each
@@ -980,31 +943,20 @@ mod tests {
         }
     }
 
-    /// The bit-sliced line counts give what counting each line does.
+    /// Each rank and file counted once, ties to neither side, and only the
+    /// board's own lines.
     #[test]
     fn lines_won_counts_each_rank_and_file() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::StdRng::seed_from_u64(9);
-        for _ in 0..2000 {
-            let n = [7, 9, 11][rng.gen_range(0..3)];
-            let mut board = 0u128;
-            for r in 0..n {
-                for f in 0..n {
-                    board |= 1u128 << (11 * r + f);
-                }
-            }
-            let a: u128 = rng.gen::<u128>() & board;
-            let d: u128 = rng.gen::<u128>() & board & !a;
-            let (mut att, mut def) = (0, 0);
-            for i in 0..n {
-                for line in [LINES[i], LINES[11 + i]] {
-                    let ca = (Bitboard(a) & line).count();
-                    let cd = (Bitboard(d) & line).count();
-                    att += (ca > cd) as u32;
-                    def += (cd > ca) as u32;
-                }
-            }
-            assert_eq!(lines_won(Bitboard(a), Bitboard(d), n), (att, def));
-        }
+        let sq = |r: usize, f: usize| Square::new(r, f).bb();
+        // Rank 1: two attackers against one defender. Files a and b hold an
+        // attacker each, file c a defender; file d one of each.
+        let attackers = sq(0, 0) | sq(0, 1) | sq(4, 3);
+        let defenders = sq(0, 2) | sq(5, 3);
+        // Ranks 5 and 6 hold one piece each, for their side.
+        assert_eq!(lines_won(attackers, defenders, 7), (4, 2));
+        // On an 11x11 board the same, and nothing past the 7th line counts
+        // on a 7x7 one.
+        assert_eq!(lines_won(attackers, defenders, 11), (4, 2));
+        assert_eq!(lines_won(sq(8, 8), Bitboard::EMPTY, 7), (0, 0));
     }
 }
