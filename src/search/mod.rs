@@ -37,6 +37,8 @@ pub const WIN: i32 = 30_000;
 pub const WIN_BOUND: i32 = WIN - 1_000;
 /// Longest line searched.
 pub const MAX_PLY: usize = 128;
+/// The deepest iteration a search without a depth limit may reach.
+pub const DEEPEST: i32 = MAX_PLY as i32 - 8;
 /// The draw score before contempt.
 const DRAW_VALUE_BASE: i32 = 0;
 
@@ -610,10 +612,9 @@ impl Engine {
             root.ply,
             self.rules.size(),
         );
-        let deepest = MAX_PLY as i32 - 8;
-        let max_depth = limits.depth.unwrap_or(deepest).clamp(1, deepest);
+        let max_depth = limits.depth.unwrap_or(DEEPEST).clamp(1, DEEPEST);
         let max_depth = match limits.mate {
-            Some(m) => max_depth.min((2 * m as i32).clamp(1, deepest)),
+            Some(m) => max_depth.min((2 * m as i32).clamp(1, DEEPEST)),
             None => max_depth,
         };
         let mut root_moves = limits.search_moves.clone();

@@ -15,7 +15,7 @@ use super::movepick::{
 use super::params::*;
 use super::time::Deadlines;
 use super::tt::{Bound, Entry, TranspositionTable};
-use super::{Features, Info, DRAW_VALUE_BASE, MAX_PLY, WIN, WIN_BOUND};
+use super::{Features, Info, DEEPEST, DRAW_VALUE_BASE, MAX_PLY, WIN, WIN_BOUND};
 use crate::rules::options::Repetition;
 use crate::rules::{Bitboard, Move, MoveList, Position, Rules, Side, Square};
 use arrayvec::ArrayVec;
@@ -1231,7 +1231,18 @@ impl<'a> Searcher<'a> {
             // iteration when it ends first. Never past the depth asked
             // for: that iteration could not be taken, and at an odd
             // `go depth` the main thread searched the last one alone.
-            let search_depth = (depth + (self.id % 2) as i32).min(setup.max_depth);
+            let mut search_depth = depth + (self.id % 2) as i32;
+            // Under a depth limit, an odd helper keeps to the limit's
+            // parity: it reaches the limit from two plies below while the
+            // main thread searches the ply between, a head start on the
+            // last iteration, instead of starting it with the main thread.
+            if self.id % 2 == 1
+                && setup.max_depth < DEEPEST
+                && (setup.max_depth - search_depth) % 2 != 0
+            {
+                search_depth += 1;
+            }
+            let search_depth = search_depth.min(setup.max_depth);
             let mut iteration: Vec<RootLine> = Vec::new();
             let mut partial = None;
             self.excluded_root.clear();
