@@ -380,7 +380,7 @@ impl BoardKey {
         BoardKey {
             attackers: pos.attackers().0,
             defenders: pos.defenders().0,
-            king: pos.king_square().map_or(0, |k| k.bb().0),
+            king: pos.king().0,
         }
     }
 }
