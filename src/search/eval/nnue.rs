@@ -580,21 +580,33 @@ mod tests {
         assert!(Network::from_bytes(&[]).is_err());
     }
 
+    /// Runs `check` with a random net of each preset's family (40 per
+    /// side: the vector kernels' tails are used too) and a stack of `plies`
+    /// on each kernel set the CPU has.
+    fn with_each_kernel(
+        presets: &[(Preset, Family)],
+        seed: u64,
+        plies: usize,
+        mut check: impl FnMut(&Rules, &Network, &mut NnueStack, Simd),
+    ) {
+        for &(preset, family) in presets {
+            let rules = Rules::preset(preset);
+            let net = Arc::new(Network::random(family, 40, seed));
+            for simd in Simd::available() {
+                let mut stack = NnueStack::with_simd(net.clone(), plies, simd);
+                check(&rules, &net, &mut stack, simd);
+            }
+        }
+    }
+
     #[test]
     fn incremental_equals_scratch_over_random_games() {
-        for (preset, family) in [
+        let presets = [
             (Preset::Tablut, Family::Edge9),
             (Preset::Copenhagen, Family::Corner11),
             (Preset::Brandubh, Family::Corner7),
-        ] {
-            let rules = Rules::preset(preset);
-            // 40 per side: the vector kernels' tails are used too.
-            let net = Arc::new(Network::random(family, 40, 7));
-            for simd in Simd::available() {
-                let mut stack = NnueStack::with_simd(net.clone(), 400, simd);
-                check_incremental_against_scratch(&rules, &net, &mut stack, simd);
-            }
-        }
+        ];
+        with_each_kernel(&presets, 7, 400, check_incremental_against_scratch);
     }
 
     /// As the search uses the stack: every node visited, few evaluated,
@@ -602,21 +614,17 @@ mod tests {
     /// line (null moves included) before its children's.
     #[test]
     fn incremental_equals_scratch_in_a_sparsely_evaluated_tree() {
-        for (preset, family) in [
+        let presets = [
             (Preset::Tablut, Family::Edge9),
             (Preset::Copenhagen, Family::Corner11),
-        ] {
-            let rules = Rules::preset(preset);
-            let net = Arc::new(Network::random(family, 40, 9));
-            for simd in Simd::available() {
-                let mut stack = NnueStack::with_simd(net.clone(), 64, simd);
-                let mut rng = rand::rngs::StdRng::seed_from_u64(5);
-                let root = *Game::new(rules.clone()).position();
-                let mut evaluated = 0;
-                walk(&rules, &net, &mut stack, &mut rng, &root, 0, &mut evaluated);
-                assert!(evaluated > 100, "{evaluated} evaluations");
-            }
-        }
+        ];
+        with_each_kernel(&presets, 9, 64, |rules, net, stack, _| {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+            let root = *Game::new(rules.clone()).position();
+            let mut evaluated = 0;
+            walk(rules, net, stack, &mut rng, &root, 0, &mut evaluated);
+            assert!(evaluated > 100, "{evaluated} evaluations");
+        });
     }
 
     fn walk(

@@ -127,88 +127,95 @@ mod x86 {
     use super::{accumulate_scalar, dot_crelu_scalar, QA};
     use std::arch::x86_64::*;
 
-    /// Calls `$rows` (a kernel generic in the number of rows out and in)
-    /// for the row counts of an update: a move, a move with one or two
-    /// captures, a null move; `$list` for any other (a refresh, a slot
-    /// several moves away).
-    macro_rules! by_row_count {
-        ($rows:ident, $list:ident, $out:expr, $base:expr, $subs:expr, $adds:expr) => {
-            match ($subs, $adds) {
-                ([], []) => $rows($out, $base, [], []),
-                ([s], [a]) => $rows($out, $base, [*s], [*a]),
-                ([s, t], [a]) => $rows($out, $base, [*s, *t], [*a]),
-                ([s, t, u], [a]) => $rows($out, $base, [*s, *t, *u], [*a]),
-                (subs, adds) => $list($out, $base, subs, adds),
+    /// The accumulate kernels of one instruction set: `$name` (the entry,
+    /// `out = base - Σ subs + Σ adds`), and behind it a kernel for the row
+    /// counts of an update (a move, a move with one or two captures, a null
+    /// move), generic in the number of rows so that its loops over them
+    /// unroll and their pointers stay in registers, and one for any other
+    /// count (a refresh, a slot several moves away).
+    macro_rules! accumulate_kernels {
+        ($feature:literal, $lanes:literal, $name:ident, $rows:ident, $list:ident,
+         $load:ident, $store:ident, $add:ident, $sub:ident) => {
+            /// # Safety
+            /// The CPU has the instruction set, and `base` and every row are
+            /// at least `out.len()` long.
+            #[target_feature(enable = $feature)]
+            pub unsafe fn $name(out: &mut [i16], base: &[i16], subs: &[&[i16]], adds: &[&[i16]]) {
+                // SAFETY: the caller's promise, passed on.
+                unsafe {
+                    match (subs, adds) {
+                        ([], []) => $rows(out, base, [], []),
+                        ([s], [a]) => $rows(out, base, [*s], [*a]),
+                        ([s, t], [a]) => $rows(out, base, [*s, *t], [*a]),
+                        ([s, t, u], [a]) => $rows(out, base, [*s, *t, *u], [*a]),
+                        (subs, adds) => $list(out, base, subs, adds),
+                    }
+                }
+            }
+
+            /// # Safety
+            /// As the entry.
+            #[target_feature(enable = $feature)]
+            unsafe fn $rows<const S: usize, const A: usize>(
+                out: &mut [i16],
+                base: &[i16],
+                subs: [&[i16]; S],
+                adds: [&[i16]; A],
+            ) {
+                // SAFETY: as the caller promised.
+                unsafe { $list(out, base, &subs, &adds) }
+            }
+
+            /// # Safety
+            /// As the entry.
+            #[target_feature(enable = $feature)]
+            #[inline]
+            unsafe fn $list(out: &mut [i16], base: &[i16], subs: &[&[i16]], adds: &[&[i16]]) {
+                const LANES: usize = $lanes;
+                let n = out.len();
+                let mut i = 0;
+                while i + LANES <= n {
+                    // SAFETY: i + LANES <= n, and every slice holds n lanes;
+                    // unaligned loads and stores need no alignment.
+                    unsafe {
+                        let mut v = $load(base.as_ptr().add(i).cast());
+                        for row in subs {
+                            v = $sub(v, $load(row.as_ptr().add(i).cast()));
+                        }
+                        for row in adds {
+                            v = $add(v, $load(row.as_ptr().add(i).cast()));
+                        }
+                        $store(out.as_mut_ptr().add(i).cast(), v);
+                    }
+                    i += LANES;
+                }
+                accumulate_scalar(out, base, subs, adds, i);
             }
         };
     }
 
-    /// # Safety
-    /// The CPU has AVX2, and `base` and every row are at least `out.len()`
-    /// long.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn accumulate_avx2(out: &mut [i16], base: &[i16], subs: &[&[i16]], adds: &[&[i16]]) {
-        // SAFETY: the caller's promise, passed on.
-        unsafe {
-            by_row_count!(
-                accumulate_avx2_rows,
-                accumulate_avx2_list,
-                out,
-                base,
-                subs,
-                adds
-            )
-        }
-    }
-
-    /// [`accumulate_avx2`] for `S` rows out and `A` in: their number known,
-    /// the loops over the rows unroll and their pointers stay in registers.
-    ///
-    /// # Safety
-    /// As [`accumulate_avx2`].
-    #[target_feature(enable = "avx2")]
-    unsafe fn accumulate_avx2_rows<const S: usize, const A: usize>(
-        out: &mut [i16],
-        base: &[i16],
-        subs: [&[i16]; S],
-        adds: [&[i16]; A],
-    ) {
-        // SAFETY: as the caller promised.
-        unsafe { accumulate_avx2_list(out, base, &subs, &adds) }
-    }
-
-    /// [`accumulate_avx2`] for any number of rows.
-    ///
-    /// # Safety
-    /// As [`accumulate_avx2`].
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    unsafe fn accumulate_avx2_list(
-        out: &mut [i16],
-        base: &[i16],
-        subs: &[&[i16]],
-        adds: &[&[i16]],
-    ) {
-        const LANES: usize = 16;
-        let n = out.len();
-        let mut i = 0;
-        while i + LANES <= n {
-            // SAFETY: i + 16 <= n, and every slice holds n lanes; unaligned
-            // loads and stores need no alignment.
-            unsafe {
-                let mut v = _mm256_loadu_si256(base.as_ptr().add(i).cast());
-                for row in subs {
-                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
-                }
-                for row in adds {
-                    v = _mm256_add_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
-                }
-                _mm256_storeu_si256(out.as_mut_ptr().add(i).cast(), v);
-            }
-            i += LANES;
-        }
-        accumulate_scalar(out, base, subs, adds, i);
-    }
+    accumulate_kernels!(
+        "avx2",
+        16,
+        accumulate_avx2,
+        accumulate_avx2_rows,
+        accumulate_avx2_list,
+        _mm256_loadu_si256,
+        _mm256_storeu_si256,
+        _mm256_add_epi16,
+        _mm256_sub_epi16
+    );
+    accumulate_kernels!(
+        "avx512f,avx512bw",
+        32,
+        accumulate_avx512,
+        accumulate_avx512_rows,
+        accumulate_avx512_list,
+        _mm512_loadu_si512,
+        _mm512_storeu_si512,
+        _mm512_add_epi16,
+        _mm512_sub_epi16
+    );
 
     /// # Safety
     /// The CPU has AVX2, and `weights` is at least `acc.len()` long.
@@ -237,77 +244,6 @@ mod x86 {
         let half = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
         let half = _mm_add_epi32(half, _mm_shuffle_epi32::<0b10_11_00_01>(half));
         _mm_cvtsi128_si32(half).wrapping_add(dot_crelu_scalar(acc, weights, i))
-    }
-
-    /// # Safety
-    /// The CPU has AVX-512 F and BW, and `base` and every row are at least
-    /// `out.len()` long.
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub unsafe fn accumulate_avx512(
-        out: &mut [i16],
-        base: &[i16],
-        subs: &[&[i16]],
-        adds: &[&[i16]],
-    ) {
-        // SAFETY: the caller's promise, passed on.
-        unsafe {
-            by_row_count!(
-                accumulate_avx512_rows,
-                accumulate_avx512_list,
-                out,
-                base,
-                subs,
-                adds
-            )
-        }
-    }
-
-    /// [`accumulate_avx512`] for `S` rows out and `A` in (see
-    /// [`accumulate_avx2_rows`]).
-    ///
-    /// # Safety
-    /// As [`accumulate_avx512`].
-    #[target_feature(enable = "avx512f,avx512bw")]
-    unsafe fn accumulate_avx512_rows<const S: usize, const A: usize>(
-        out: &mut [i16],
-        base: &[i16],
-        subs: [&[i16]; S],
-        adds: [&[i16]; A],
-    ) {
-        // SAFETY: as the caller promised.
-        unsafe { accumulate_avx512_list(out, base, &subs, &adds) }
-    }
-
-    /// [`accumulate_avx512`] for any number of rows.
-    ///
-    /// # Safety
-    /// As [`accumulate_avx512`].
-    #[target_feature(enable = "avx512f,avx512bw")]
-    #[inline]
-    unsafe fn accumulate_avx512_list(
-        out: &mut [i16],
-        base: &[i16],
-        subs: &[&[i16]],
-        adds: &[&[i16]],
-    ) {
-        const LANES: usize = 32;
-        let n = out.len();
-        let mut i = 0;
-        while i + LANES <= n {
-            // SAFETY: i + 32 <= n, and every slice holds n lanes.
-            unsafe {
-                let mut v = _mm512_loadu_si512(base.as_ptr().add(i).cast());
-                for row in subs {
-                    v = _mm512_sub_epi16(v, _mm512_loadu_si512(row.as_ptr().add(i).cast()));
-                }
-                for row in adds {
-                    v = _mm512_add_epi16(v, _mm512_loadu_si512(row.as_ptr().add(i).cast()));
-                }
-                _mm512_storeu_si512(out.as_mut_ptr().add(i).cast(), v);
-            }
-            i += LANES;
-        }
-        accumulate_scalar(out, base, subs, adds, i);
     }
 
     /// # Safety
