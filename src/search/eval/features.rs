@@ -286,7 +286,11 @@ fn king(pos: &Position, rules: &Rules, k: Square, sink: &mut impl Sink) {
         }
     };
     sink.add(F::KingEdgeDistance as usize, edge_distance as i32);
-    let area = k.bb().flood(empty, m.board);
+    // Flooded from his moves as well as his square: they are empty squares
+    // joined to him along his lines, so the area is the same, and a flood
+    // from a cross reaches the far squares in half the steps (each step
+    // waits for the one before).
+    let area = (k.bb() | moves).flood(empty, m.board);
     let room = area.count() as i32 - 1;
     sink.add(F::KingArea as usize, room.min(40));
     // Uncapped: on 11x11 boards the king's room stays above the cap of 40
@@ -606,6 +610,37 @@ pub fn counts(pos: &Position, rules: &Rules) -> Counts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The king's moves are in his area: flooding from them too gives the
+    /// area flooded from his square alone, on every preset's random games.
+    #[test]
+    fn the_kings_moves_seed_his_area_without_changing_it() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(17);
+        for preset in crate::rules::Preset::ALL {
+            let rules = Rules::preset(preset);
+            let m = rules.masks();
+            for _ in 0..20 {
+                let mut game = crate::rules::Game::new(rules.clone());
+                for _ in 0..rng.gen_range(0..120) {
+                    let moves = game.legal_moves();
+                    if game.outcome().is_some() || moves.is_empty() {
+                        break;
+                    }
+                    let _ = game.play(moves[rng.gen_range(0..moves.len())]);
+                }
+                let pos = game.position();
+                let Some(k) = pos.king_square() else { continue };
+                let empty = m.board & !pos.occupied();
+                let seeds = k.bb() | pos.destinations(&rules, k);
+                assert_eq!(
+                    seeds.flood(empty, m.board),
+                    k.bb().flood(empty, m.board),
+                    "{preset:?}"
+                );
+            }
+        }
+    }
 
     /// The counts of the position `record` with `side` to move.
     fn counts_of(rules: &Rules, record: &str, side: Side) -> Counts {
