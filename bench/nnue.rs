@@ -2,7 +2,7 @@
 //! from the parent's plus the output layer, along random tablut games, with
 //! each kernel set the CPU has (scalar, AVX2, AVX-512). The embedded edge9
 //! net (256 per side). Run with `cargo bench --bench nnue`;
-//! `docs/results/speed.md` records the figures.
+//! `docs/results/nnue.md` records the figures.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use konakis::rules::{Game, Position, Preset, Rules};
