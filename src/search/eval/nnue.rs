@@ -436,21 +436,15 @@ impl NnueStack {
         self.line[ply] = Some(BoardKey::of(pos));
     }
 
-    /// Makes the accumulator of `pos`, entered at `ply`, current.
-    #[inline]
-    pub fn enter(&mut self, pos: &Position, ply: usize) {
-        self.enter_key(BoardKey::of(pos), ply);
-    }
-
     /// Makes the accumulator of the pieces `key` at `ply` current: from
     /// the line's position one ply up, made current first where the line
     /// is known, else from whatever that slot holds.
-    fn enter_key(&mut self, key: BoardKey, ply: usize) {
+    fn enter(&mut self, key: BoardKey, ply: usize) {
         if self.keys[ply] == Some(key) {
             return;
         }
         if let Some(parent) = ply.checked_sub(1).and_then(|p| self.line[p]) {
-            self.enter_key(parent, ply - 1);
+            self.enter(parent, ply - 1);
         }
         let w = self.net.width();
         let (before, here) = self.acc.split_at_mut(ply * w);
@@ -474,7 +468,7 @@ impl NnueStack {
     /// The evaluation of `pos` entered at `ply` (side to move's view).
     #[inline]
     pub fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
-        self.enter(pos, ply);
+        self.enter(BoardKey::of(pos), ply);
         let w = self.net.width();
         let acc = &self.acc[ply * w..(ply + 1) * w];
         let score = self.net.output(self.simd, acc, pos.side_to_move());
