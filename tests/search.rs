@@ -29,9 +29,14 @@ fn engine() -> Engine {
 }
 
 fn solve(rules: &Rules, pos: Position, depth: i32) -> (String, String) {
+    solve_on(rules, pos, depth, 1)
+}
+
+fn solve_on(rules: &Rules, pos: Position, depth: i32, threads: usize) -> (String, String) {
     let game = Game::from_position(rules.clone(), pos);
     assert!(game.outcome().is_none());
     let mut e = engine();
+    e.set_threads(threads).unwrap();
     e.set_game(game);
     let r = e.search(Limits::depth(depth));
     (
@@ -144,7 +149,9 @@ const ESCAPES_IN_3: &[(Preset, &str)] = &[
 ];
 
 /// Each position is a win for `side` in three plies and not in one (checked
-/// by brute force), and the engine reports it as a win in two moves.
+/// by brute force), and the engine reports it as a win in two moves, on
+/// one thread and on four (which put off the moves others are searching:
+/// a put-off move is still searched).
 fn wins_in_three(cases: &[(Preset, &str)], side: Side, what: &str) {
     for &(p, record) in cases {
         let r = rules(p, &[]);
@@ -154,8 +161,10 @@ fn wins_in_three(cases: &[(Preset, &str)], side: Side, what: &str) {
             !wins_within(&pos, &r, 1) && wins_within(&pos, &r, 3),
             "{p}: not {what} in 3"
         );
-        let (_, score) = solve(&r, pos, 5);
-        assert_eq!(score, "mate 2", "{p}");
+        for threads in [1, 4] {
+            let (_, score) = solve_on(&r, pos, 5, threads);
+            assert_eq!(score, "mate 2", "{p}, {threads} threads");
+        }
     }
 }
 

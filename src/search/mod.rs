@@ -6,6 +6,7 @@
 //! positions and options through it, so each is checked in one place.
 
 pub mod bench;
+mod busy;
 pub mod eval;
 pub mod history;
 pub mod movepick;
@@ -531,7 +532,12 @@ impl Engine {
         self.stop_and_wait();
         // Infinite and ponder searches answer only after stop (or ponderhit).
         let hold = limits.ponder || limits.infinite;
-        let shared = Arc::new(Shared::new(self.table(), self.histories.clone(), hold));
+        let shared = Arc::new(Shared::new(
+            self.table(),
+            self.histories.clone(),
+            hold,
+            self.settings.threads,
+        ));
         let setup = self.setup_for(&limits);
         let pool = self.pool.clone();
         let id = self.next_id();
@@ -557,7 +563,12 @@ impl Engine {
         on_info: impl FnMut(&Info) + Send,
     ) -> SearchResult {
         self.stop_and_wait();
-        let shared = Shared::new(self.table(), self.histories.clone(), limits.ponder);
+        let shared = Shared::new(
+            self.table(),
+            self.histories.clone(),
+            limits.ponder,
+            self.settings.threads,
+        );
         let setup = self.setup_for(&limits);
         let id = self.next_id();
         run_search(id, &self.pool, &setup, &shared, on_info, |_| {})

@@ -5,6 +5,7 @@
 //! a restricted corner (a threat no soldier can block). The tuning numbers
 //! live in [`super::params`].
 
+use super::busy::{self, BusyTable};
 use super::eval::cache::EvalCache;
 use super::eval::nnue::NnueStack;
 use super::eval::{open_roads, Evaluator};
@@ -111,6 +112,8 @@ pub struct Shared {
     helper_lines: Mutex<Vec<RootLine>>,
     /// The depth the main thread is searching: helpers keep ahead of it.
     main_depth: AtomicI32,
+    /// The children being searched now, which other threads put off.
+    busy: BusyTable,
 }
 
 impl Shared {
@@ -118,6 +121,7 @@ impl Shared {
         tt: std::sync::Arc<TranspositionTable>,
         histories: std::sync::Arc<HistoryStore>,
         pondering: bool,
+        threads: usize,
     ) -> Shared {
         Shared {
             tt,
@@ -131,6 +135,7 @@ impl Shared {
             helper_depth: AtomicI32::new(0),
             helper_lines: Mutex::new(Vec::new()),
             main_depth: AtomicI32::new(0),
+            busy: BusyTable::new(threads),
         }
     }
 
@@ -892,31 +897,44 @@ impl<'a> Searcher<'a> {
         // Quiet moves searched without a cutoff, to lose history if a later
         // move cuts off.
         let mut failed_quiets = ArrayVec::<Move, 64>::new();
+        // With other threads searching, a later move whose child one of
+        // them is searching at this depth waits until the others are done.
+        let defers = self.setup.threads > 1 && depth >= busy::MIN_DEPTH;
+        let mut deferred = ArrayVec::<(Move, usize), { busy::MAX_DEFERRED }>::new();
+        let mut deferred_taken = 0;
         let mut next = 0;
-        while next < moves.len() {
-            let prune_late = lmp_node && next == late_move_limit && best > -WIN_BOUND;
-            if let Some(mark) = stage {
-                if next == scored || prune_late {
-                    // Every move but the quiet ones is picked (or late-move
-                    // pruning needs the scores).
-                    self.history.as_at(mark, |history| {
-                        score_quiets(&mut scores, side, moves, next, history)
-                    });
-                    self.history.close_stage();
-                    stage = None;
+        loop {
+            let (mv, i, was_deferred) = if next < moves.len() {
+                let prune_late = lmp_node && next == late_move_limit && best > -WIN_BOUND;
+                if let Some(mark) = stage {
+                    if next == scored || prune_late {
+                        // Every move but the quiet ones is picked (or
+                        // late-move pruning needs the scores).
+                        self.history.as_at(mark, |history| {
+                            score_quiets(&mut scores, side, moves, next, history)
+                        });
+                        self.history.close_stage();
+                        stage = None;
+                    }
                 }
-            }
-            if prune_late {
-                // From here on every surely quiet move is pruned: drop them
-                // all at once rather than sorting them one by one.
-                retain_moves(moves, &mut scores, next, |m| !surely_quiet.holds(m));
-                if next == moves.len() {
-                    break;
+                if prune_late {
+                    // From here on every surely quiet move is pruned: drop
+                    // them all at once rather than sorting them one by one.
+                    retain_moves(moves, &mut scores, next, |m| !surely_quiet.holds(m));
+                    if next == moves.len() {
+                        continue;
+                    }
                 }
-            }
-            let i = next;
-            next += 1;
-            let mv = pick_next(moves, &mut scores, i);
+                let i = next;
+                next += 1;
+                (pick_next(moves, &mut scores, i), i, false)
+            } else if let Some(&(mv, i)) = deferred.get(deferred_taken) {
+                // A put-off move keeps its place in the order (reductions).
+                deferred_taken += 1;
+                (mv, i, true)
+            } else {
+                break;
+            };
             let child = pos.make(rules, mv);
             if depth > 1 {
                 // The child will probe the table: start fetching its bucket.
@@ -942,11 +960,22 @@ impl<'a> Searcher<'a> {
             if lmp_node && quiet && i >= late_move_limit && best > -WIN_BOUND {
                 continue;
             }
+            let busy_key = defers.then(|| BusyTable::key(child.hash(), depth));
+            if let Some(key) = busy_key {
+                if i > 0 && !was_deferred && !deferred.is_full() && self.shared.busy.is_busy(key) {
+                    deferred.push((mv, i));
+                    continue;
+                }
+                self.shared.busy.enter(key);
+            }
             self.count_node();
             self.path.push(child.hash());
             let late = LateMove { index: i, quiet };
             let score = self.search_child(&child, frame, depth - 1 + extension, w, late);
             self.path.pop();
+            if let Some(key) = busy_key {
+                self.shared.busy.leave(key);
+            }
             if self.stopped {
                 if stage.is_some() {
                     self.history.close_stage();
