@@ -31,6 +31,12 @@ impl BusyTable {
         }
     }
 
+    /// Whether the search has other threads to put moves off for.
+    #[inline]
+    pub fn in_use(&self) -> bool {
+        !self.slots.is_empty()
+    }
+
     /// The key of the position with this hash searched to `depth`: the
     /// same position at another depth is another search, not a duplicate.
     #[inline]
@@ -101,6 +107,7 @@ mod tests {
     #[test]
     fn with_one_thread_nothing_is_ever_busy() {
         let table = BusyTable::new(1);
+        assert!(!table.in_use() && BusyTable::new(2).in_use());
         table.enter(42);
         assert!(!table.is_busy(42));
         table.leave(42);

@@ -899,7 +899,7 @@ impl<'a> Searcher<'a> {
         let mut failed_quiets = ArrayVec::<Move, 64>::new();
         // With other threads searching, a later move whose child one of
         // them is searching at this depth waits until the others are done.
-        let defers = self.setup.threads > 1 && depth >= busy::MIN_DEPTH;
+        let defers = depth >= busy::MIN_DEPTH && self.shared.busy.in_use();
         let mut deferred = ArrayVec::<(Move, usize), { busy::MAX_DEFERRED }>::new();
         let mut deferred_taken = 0;
         let mut next = 0;
