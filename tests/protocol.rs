@@ -105,6 +105,27 @@ fn go_with_each_limit_kind() {
     e.expect("bestmove", T);
 }
 
+/// A `ponderhit` in the middle of an iteration moves the clock's origin
+/// past the iteration's start: the iteration still ends cleanly (it once
+/// subtracted the two and panicked), and the engine answers afterwards.
+#[test]
+fn ponderhit_in_the_middle_of_an_iteration() {
+    let mut e = started();
+    // The iteration must end soon after the `ponderhit`: about a third of
+    // these delays did that before the mend.
+    for (k, delay_ms) in (0..150).step_by(5).enumerate() {
+        e.send(&format!("setoption name Threads value {}", 1 + k % 2));
+        e.send("position startpos");
+        e.send("go ponder atime 3000 dtime 3000");
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        e.send("ponderhit");
+        let line = e.expect_line("bestmove", T);
+        assert_ne!(bestmove(&line), "(none)");
+        e.send("isready");
+        e.expect("readyok", T);
+    }
+}
+
 /// `isready` is answered while a search runs, without ending it; `stop`
 /// ends it with a move. (How fast is measured by `cargo bench --bench
 /// latency`, not asserted here.)

@@ -1244,7 +1244,9 @@ impl<'a> Searcher<'a> {
         let mut clock = IterationClock::default();
         let mut depth = 1;
         while depth <= setup.max_depth {
-            let iteration_start = self.shared.clock_elapsed();
+            // Wall time, not the clock: a `ponderhit` moves the clock's
+            // origin, and the iteration's length is what the next predicts.
+            let iteration_start = Instant::now();
             let single_line = multipv == 1 && self.first_iteration_done;
             if self.is_main() {
                 self.shared.main_depth.store(depth, Ordering::Relaxed);
@@ -1341,11 +1343,7 @@ impl<'a> Searcher<'a> {
             for (k, line) in lines.iter().enumerate() {
                 report(&self.line_info(line, k + 1));
             }
-            clock.completed(
-                &lines[0],
-                depth,
-                self.shared.clock_elapsed() - iteration_start,
-            );
+            clock.completed(&lines[0], depth, iteration_start.elapsed());
             if self.iteration_ends_search(&lines[0], depth, &clock) {
                 break;
             }
