@@ -507,6 +507,18 @@ impl Engine {
             .clone()
     }
 
+    /// The state one search's threads share: the engine's table and
+    /// histories, and a busy table sized for its threads. `hold`: the
+    /// search answers only after `stop` or `ponderhit`.
+    fn new_shared(&mut self, hold: bool) -> Shared {
+        Shared::new(
+            self.table(),
+            self.histories.clone(),
+            hold,
+            self.settings.threads,
+        )
+    }
+
     fn next_id(&mut self) -> SearchId {
         self.searches += 1;
         SearchId(self.searches)
@@ -532,12 +544,7 @@ impl Engine {
         self.stop_and_wait();
         // Infinite and ponder searches answer only after stop (or ponderhit).
         let hold = limits.ponder || limits.infinite;
-        let shared = Arc::new(Shared::new(
-            self.table(),
-            self.histories.clone(),
-            hold,
-            self.settings.threads,
-        ));
+        let shared = Arc::new(self.new_shared(hold));
         let setup = self.setup_for(&limits);
         let pool = self.pool.clone();
         let id = self.next_id();
@@ -563,12 +570,7 @@ impl Engine {
         on_info: impl FnMut(&Info) + Send,
     ) -> SearchResult {
         self.stop_and_wait();
-        let shared = Shared::new(
-            self.table(),
-            self.histories.clone(),
-            limits.ponder,
-            self.settings.threads,
-        );
+        let shared = self.new_shared(limits.ponder);
         let setup = self.setup_for(&limits);
         let id = self.next_id();
         run_search(id, &self.pool, &setup, &shared, on_info, |_| {})
