@@ -22,7 +22,9 @@ fn main() {
     };
     // A net built into the binary that does not parse is a broken build:
     // say so now rather than play with another evaluation.
-    if let Err(e) = konakis::search::eval::nnue::check_embedded_nets() {
+    if let Err(e) = konakis::search::eval::nnue::check_embedded_nets()
+        .and_then(|()| konakis::search::wdl::check_embedded())
+    {
         eprintln!("konakis: {e}");
         std::process::exit(2);
     }

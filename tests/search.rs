@@ -5,7 +5,11 @@ mod common;
 use common::{build, rules, safe_moves, wins_within};
 use konakis::rules::{Game, Move, Position, Preset, Rules, Side, Square};
 use konakis::search::params::REPETITION_WIN;
-use konakis::search::{score_text, Engine, Limits, SearchId, WIN_BOUND};
+use konakis::search::{Engine, Limits, Score, SearchId, WIN_BOUND};
+
+fn score_text(score: i32) -> String {
+    Score::from_search(score).to_string()
+}
 use std::sync::mpsc;
 use std::time::Duration;
 

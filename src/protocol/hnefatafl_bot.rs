@@ -29,7 +29,7 @@
 
 use crate::play::{self, HostClock};
 use crate::rules::{Game, Move, Preset, Rules, Side, Square};
-use crate::search::{score_text, Engine, Limits};
+use crate::search::{Engine, Limits, Score};
 use serde_json::Value;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -851,7 +851,8 @@ impl<'a> Bot<'a> {
                     (self.log)(&format!(
                         "the {} offer a draw: not accepted (score {})",
                         Side::name(side),
-                        cur.last_score.map_or("-".into(), score_text)
+                        cur.last_score
+                            .map_or("-".into(), |s| Score::from_search(s).to_string())
                     ));
                 }
             }
@@ -995,7 +996,7 @@ impl<'a> Bot<'a> {
                 self.engine.game().moves().len() + 1,
                 role_name(ours),
                 result.depth,
-                score_text(result.score),
+                Score::from_search(result.score),
                 result.nodes,
                 started.elapsed().as_millis()
             ));

@@ -14,7 +14,7 @@ use super::{InputLine, Output};
 use crate::play::{self, HostClock};
 use crate::rules::otn::parse_otn_rules;
 use crate::rules::{parse_record, Move, Side, StartPoint};
-use crate::search::{Engine, Info, Limits, SearchId, SearchResult, WIN_BOUND};
+use crate::search::{Engine, Info, Limits, Score, SearchId, SearchResult};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
 
@@ -99,13 +99,7 @@ fn side_word(s: &str) -> Option<Side> {
 
 /// Scores for `analysis`: centi-soldiers; wins and losses as ±10000.
 fn analysis_eval(score: i32) -> i32 {
-    if score >= WIN_BOUND {
-        10_000
-    } else if score <= -WIN_BOUND {
-        -10_000
-    } else {
-        score
-    }
+    Score::from_search(score).cp_or(10_000)
 }
 
 impl OtepSession {
@@ -171,7 +165,7 @@ impl OtepSession {
                     out.line(&format!(
                         "status depth {} score {} nodes {} pv {}",
                         info.depth,
-                        crate::search::score_text(info.score),
+                        crate::search::Score::from_search(info.score),
                         info.nodes,
                         pv.join(" ")
                     ));
@@ -406,9 +400,9 @@ impl OtepSession {
             },
             Some(Purpose::Analyze(n)) => {
                 let mut parts = Vec::new();
-                for (_, score, pv) in result.lines.iter().take(n) {
-                    let moves: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
-                    parts.push(format!("{} {}", moves.join("|"), analysis_eval(*score)));
+                for line in result.lines.iter().take(n) {
+                    let moves: Vec<String> = line.pv.iter().map(|m| m.to_string()).collect();
+                    parts.push(format!("{} {}", moves.join("|"), analysis_eval(line.score)));
                 }
                 if parts.is_empty() {
                     if let Some(b) = result.best {

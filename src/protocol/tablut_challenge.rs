@@ -317,7 +317,7 @@ pub fn play<S: Read + Write>(
             "ply {}: {mv} (depth {}, score {}, {} nodes, {} ms)",
             engine.game().moves().len() + 1,
             result.depth,
-            crate::search::score_text(result.score),
+            crate::search::Score::from_search(result.score),
             result.nodes,
             started.elapsed().as_millis()
         ));

@@ -7,7 +7,7 @@ use super::command::{Command, GoSpec};
 use super::{InputLine, Output};
 use crate::rules::perft::Counting;
 use crate::rules::{Move, Side};
-use crate::search::{score_text, Engine, Info, Limits, OptionInfo, OptionKind, SearchResult};
+use crate::search::{Engine, Info, Limits, OptionInfo, OptionKind, Score, SearchResult};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -47,8 +47,9 @@ const HELP: &[&str] = &[
     "help | quit",
 ];
 
-/// Formats an `info` line.
-pub fn info_line(info: &Info) -> String {
+/// Formats an `info` line; `show_wdl` adds the chances (`wdl W D L`)
+/// after the score, as UCI's `UCI_ShowWDL` does.
+pub fn info_line(info: &Info, show_wdl: bool) -> String {
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
     let bound = match info.bound {
         Some(crate::search::tt::Bound::Lower) => " lowerbound",
@@ -61,12 +62,17 @@ pub fn info_line(info: &Info) -> String {
     } else {
         format!(" pv {}", pv.join(" "))
     };
+    let wdl = if show_wdl {
+        format!(" wdl {}", info.wdl)
+    } else {
+        String::new()
+    };
     format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {}{pv}",
+        "info depth {} seldepth {} multipv {} score {}{}{wdl} nodes {} nps {} hashfull {} time {}{pv}",
         info.depth,
         info.seldepth,
         info.multipv,
-        score_text(info.score),
+        Score::from_search(info.score),
         bound,
         info.nodes,
         info.nps,
@@ -428,15 +434,20 @@ impl Session {
             limits.infinite = true;
         }
         if let Some(o) = self.engine.game().outcome() {
+            if self.engine.settings().show_wdl {
+                let wdl = crate::search::wdl::wdl_of_outcome(o.winner, side);
+                self.out.line(&format!("info depth 0 wdl {wdl}"));
+            }
             self.out.line(&format!("info string game over: {o}"));
             self.out.line("bestmove (none)");
             return Ok(());
         }
         let info_out = self.out.clone();
         let done_out = self.out.clone();
+        let show_wdl = self.engine.settings().show_wdl;
         self.engine.go(
             limits,
-            Box::new(move |info| info_out.line(&info_line(info))),
+            Box::new(move |info| info_out.line(&info_line(info, show_wdl))),
             Box::new(move |result| done_out.line(&bestmove_line(result))),
         )?;
         Ok(())

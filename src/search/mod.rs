@@ -11,16 +11,19 @@ pub mod eval;
 pub mod history;
 pub mod movepick;
 pub mod params;
+pub mod score;
 mod searcher;
 pub mod settings;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 
 use crate::rules::otn::parse_otn_rules;
 use crate::rules::perft::{divide, perft_until, perft_with, Counting};
 use crate::rules::{Game, Move, MoveList, Position, Preset, Rules, StartPoint};
 use history::HistoryStore;
 use params::SearchParams;
+pub use score::{Score, Wdl};
 use searcher::{SearchSetup, Searcher, Shared};
 use settings::{parse_check, parse_spin};
 pub use settings::{Features, OptionInfo, OptionKind, Settings};
@@ -31,6 +34,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 pub use time::Limits;
 use tt::TranspositionTable;
+use wdl::WdlModel;
 
 /// A won position scores `WIN - plies to the win`.
 pub const WIN: i32 = 30_000;
@@ -49,8 +53,10 @@ pub struct Info {
     pub depth: i32,
     pub seldepth: i32,
     pub multipv: usize,
-    /// Centi-soldiers for the side to move, or a win/loss (see [`score_text`]).
+    /// Centi-soldiers for the side to move, or a win/loss (see [`Score`]).
     pub score: i32,
+    /// The side to move's chances by the rules' WDL model.
+    pub wdl: Wdl,
     /// `Some` when an aspiration window failed: the score is only a bound.
     pub bound: Option<tt::Bound>,
     pub nodes: u64,
@@ -77,19 +83,20 @@ pub struct SearchResult {
     pub nodes: u64,
     pub time: Duration,
     pub pv: Vec<Move>,
+    /// The side to move's chances: by the WDL model, or the rules' verdict
+    /// when the game is over.
+    pub wdl: Wdl,
     /// All MultiPV lines, best first.
-    pub lines: Vec<(Move, i32, Vec<Move>)>,
+    pub lines: Vec<Line>,
 }
 
-/// `cp <x>` or `mate <n>` (moves; negative when the side to move is lost).
-pub fn score_text(score: i32) -> String {
-    if score >= WIN_BOUND {
-        format!("mate {}", (WIN - score + 1) / 2)
-    } else if score <= -WIN_BOUND {
-        format!("mate -{}", (WIN + score + 1) / 2)
-    } else {
-        format!("cp {score}")
-    }
+/// One line of a search's answer.
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub mv: Move,
+    pub score: i32,
+    pub wdl: Wdl,
+    pub pv: Vec<Move>,
 }
 
 pub type InfoCallback = Box<dyn FnMut(&Info) + Send>;
@@ -214,6 +221,7 @@ impl Engine {
                     parse_spin(name, value, 1, settings::MAX_MULTIPV as i64)? as usize
             }
             "ponder" => self.settings.ponder = parse_check(name, value)?,
+            "uci_showwdl" => self.settings.show_wdl = parse_check(name, value)?,
             "contempt" => {
                 let max = settings::MAX_CONTEMPT as i64;
                 self.settings.contempt = parse_spin(name, value, -max, max)? as i32
@@ -635,6 +643,8 @@ impl Engine {
         SearchSetup {
             rules: self.rules.clone(),
             game_over: game.outcome().is_some(),
+            verdict: game.outcome().map(|o| wdl::wdl_of_outcome(o.winner, side)),
+            wdl: WdlModel::for_rules(&self.rules),
             root,
             history: game
                 .counted_positions()
@@ -761,6 +771,9 @@ fn run_search(
         nodes: 0,
         time: Duration::ZERO,
         pv: Vec::new(),
+        wdl: setup
+            .verdict
+            .unwrap_or_else(|| setup.wdl.wdl(0, &setup.root)),
         lines: Vec::new(),
     };
     if legal.is_empty() || setup.game_over {
@@ -914,9 +927,15 @@ fn build_result(
         nodes,
         time,
         pv: first.pv.clone(),
+        wdl: setup.wdl.wdl(first.score, &setup.root),
         lines: lines
             .iter()
-            .map(|l| (l.mv, l.score, l.pv.clone()))
+            .map(|l| Line {
+                mv: l.mv,
+                score: l.score,
+                wdl: setup.wdl.wdl(l.score, &setup.root),
+                pv: l.pv.clone(),
+            })
             .collect(),
         ..empty.clone()
     }

@@ -177,6 +177,10 @@ pub struct SearchSetup {
     /// The game already ended by a rule that needs history (repetition,
     /// ply limits): there is nothing to search.
     pub game_over: bool,
+    /// The side to move's chances in a game the rules have ended.
+    pub verdict: Option<super::Wdl>,
+    /// The model that turns the root's scores into chances.
+    pub wdl: super::wdl::WdlModel,
     pub root: Position,
     /// Hashes of the game's positions before the root (oldest first).
     pub history: Vec<u64>,
@@ -1430,6 +1434,7 @@ impl<'a> Searcher<'a> {
             seldepth,
             multipv,
             score,
+            wdl: self.setup.wdl.wdl(score, &self.setup.root),
             bound,
             nodes,
             nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,

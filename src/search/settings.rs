@@ -58,6 +58,9 @@ pub struct Settings {
     pub contempt: i32,
     /// Whether the GUI may send `go ponder` (the engine itself only stores it).
     pub ponder: bool,
+    /// Whether `info` lines carry the chances of a win, a draw and a loss
+    /// (`wdl W D L`, UCI's `UCI_ShowWDL`); the search computes them anyway.
+    pub show_wdl: bool,
     pub features: Features,
     /// The tunable search numbers, set by the hidden `Tune<Name>` options.
     pub params: SearchParams,
@@ -80,6 +83,7 @@ impl Default for Settings {
             multipv: 1,
             contempt: 0,
             ponder: false,
+            show_wdl: false,
             features: Features::default(),
             params: SearchParams::default(),
             eval: "nnue",
@@ -171,6 +175,7 @@ pub fn option_table(s: &Settings, rules: &Rules) -> Vec<OptionInfo> {
         ),
         spin("MultiPV", s.multipv.to_string(), 1, MAX_MULTIPV as i64),
         check("Ponder", s.ponder),
+        check("UCI_ShowWDL", s.show_wdl),
         spin(
             "Contempt",
             s.contempt.to_string(),

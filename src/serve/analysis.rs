@@ -9,7 +9,7 @@ use super::api::{parse_body, parse_game_body, ApiError, GameSpec};
 use super::AppState;
 use crate::play::HostClock;
 use crate::rules::Side;
-use crate::search::{Engine, Info, Limits, SearchId, SearchResult, WIN, WIN_BOUND};
+use crate::search::{Engine, Info, Limits, Score, SearchId, SearchResult, Wdl};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
@@ -245,13 +245,16 @@ impl AnalyseRequest {
 /// A score for the side to move: centi-soldiers, or moves to a win or a
 /// loss once one is proven.
 pub fn score_json(score: i32) -> Value {
-    if score >= WIN_BOUND {
-        json!({ "win": (WIN - score + 1) / 2 })
-    } else if score <= -WIN_BOUND {
-        json!({ "loss": (WIN + score + 1) / 2 })
-    } else {
-        json!({ "cp": score })
+    match Score::from_search(score) {
+        Score::Cp(cp) => json!({ "cp": cp }),
+        Score::Win(n) => json!({ "win": n }),
+        Score::Loss(n) => json!({ "loss": n }),
     }
+}
+
+/// Chances for the side to move, in permille: `[win, draw, loss]`.
+pub fn wdl_json(wdl: Wdl) -> Value {
+    json!([wdl.win, wdl.draw, wdl.loss])
 }
 
 fn moves_json(moves: &[crate::rules::Move]) -> Vec<String> {
@@ -269,6 +272,7 @@ fn info_json(info: &Info) -> Value {
         "seldepth": info.seldepth,
         "multipv": info.multipv,
         "score": score_json(info.score),
+        "wdl": wdl_json(info.wdl),
         "bound": bound,
         "nodes": info.nodes,
         "nps": info.nps,
@@ -282,13 +286,21 @@ fn bestmove_json(result: &SearchResult, stopped: bool) -> Value {
     let lines: Vec<Value> = result
         .lines
         .iter()
-        .map(|(mv, score, pv)| json!({ "move": mv.to_string(), "score": score_json(*score), "pv": moves_json(pv) }))
+        .map(|l| {
+            json!({
+                "move": l.mv.to_string(),
+                "score": score_json(l.score),
+                "wdl": wdl_json(l.wdl),
+                "pv": moves_json(&l.pv),
+            })
+        })
         .collect();
     json!({
         "search": result.id.0,
         "best": result.best.map(|m| m.to_string()),
         "ponder": result.ponder.map(|m| m.to_string()),
         "score": score_json(result.score),
+        "wdl": wdl_json(result.wdl),
         "depth": result.depth,
         "nodes": result.nodes,
         "time": result.time.as_millis() as u64,
