@@ -5,6 +5,7 @@ pub mod cli;
 pub mod learn;
 pub mod play;
 pub mod protocol;
+pub mod review;
 pub mod rules;
 pub mod runner;
 pub mod search;

@@ -1,8 +1,8 @@
 use clap::Parser;
 use konakis::cli::{
     group_engine_words, run_bench, run_datagen, run_hnefatafl_bot, run_match, run_openings,
-    run_perft, run_predict, run_replay, run_serve, run_spsa, run_stats, run_tablut_challenge,
-    run_train, run_tune, Cli, Command,
+    run_perft, run_predict, run_replay, run_review, run_serve, run_spsa, run_stats,
+    run_tablut_challenge, run_train, run_tune, run_wdl, Cli, Command,
 };
 
 fn main() {
@@ -37,6 +37,8 @@ fn main() {
         Some(Command::Tune(args)) => run_tune(&args),
         Some(Command::Train(args)) => run_train(&args),
         Some(Command::Predict(args)) => run_predict(&args),
+        Some(Command::Wdl(args)) => run_wdl(&args),
+        Some(Command::Review(args)) => run_review(&args),
         Some(Command::Openings(args)) => run_openings(&args),
         Some(Command::Stats(args)) => run_stats(&args),
         Some(Command::Spsa(args)) => run_spsa(&args),

@@ -18,6 +18,9 @@ macro_rules! say {
     }};
 }
 
+mod review;
+pub use review::{run_review, run_wdl, ReviewArgs, WdlArgs};
+
 #[derive(Parser, Debug)]
 #[command(
     name = "konakis",
@@ -49,6 +52,12 @@ pub enum Command {
     Train(TrainArgs),
     /// How well each evaluation predicts the winners of games people played.
     Predict(PredictArgs),
+    /// The win–draw–loss model: label games' positions with searches, fit the
+    /// model to their results, and show its calibration.
+    Wdl(WdlArgs),
+    /// Review a game: every position searched to a fixed budget, each move
+    /// judged by the winning chances it gave away.
+    Review(ReviewArgs),
     /// Build an openings file for `match --openings` from game records.
     Openings(OpeningsArgs),
     /// Merge match record files (say, the shards of one match, or a match and
@@ -1050,7 +1059,16 @@ pub fn run_spsa(args: &SpsaArgs) -> Result<(), String> {
 /// This run's command line, as `konakis …`, for the headers of files it
 /// writes (so each says how it was made).
 fn command_line() -> String {
-    let mut words: Vec<String> = std::env::args().skip(1).collect();
+    let mut words: Vec<String> = std::env::args()
+        .skip(1)
+        .map(|w| {
+            if w.is_empty() || w.contains(char::is_whitespace) || w.contains(['\'', '"']) {
+                format!("'{}'", w.replace('\'', "'\\''"))
+            } else {
+                w
+            }
+        })
+        .collect();
     words.insert(0, "konakis".into());
     words.join(" ")
 }
