@@ -316,6 +316,23 @@ async fn a_person_plays_analyses_and_reviews_in_chromium() {
     )
     .await;
     assert!(first_line.as_str().unwrap().contains('-'), "{first_line}");
+    // Winning chances, not raw scores: on the bar and in the lines, with
+    // the score in soldiers a hover away.
+    let bar = js(&client, "return [document.getElementById('eval-text').textContent, document.getElementById('eval-bar').title]").await;
+    assert!(bar[0].as_str().unwrap().ends_with('%'), "{bar}");
+    assert!(bar[1].as_str().unwrap().contains("soldiers"), "{bar}");
+    let chance = js(
+        &client,
+        "return document.querySelector('#lines tbody td.score').textContent",
+    )
+    .await;
+    let chance = chance.as_str().unwrap();
+    assert!(
+        chance.starts_with("attackers ")
+            || chance.starts_with("defenders ")
+            || chance.starts_with("even "),
+        "{chance}"
+    );
     shot(&client, "analysis.png").await;
     click(&client, "#analyse-toggle").await;
 
@@ -331,7 +348,7 @@ async fn a_person_plays_analyses_and_reviews_in_chromium() {
     click(&client, "button[data-tab='review']").await;
     js(
         &client,
-        "document.getElementById('review-limit').value = 'depth:6';",
+        "document.getElementById('review-limit').value = 'nodes:20000';",
     )
     .await;
     click(&client, "#nav-first").await;
@@ -359,6 +376,43 @@ async fn a_person_plays_analyses_and_reviews_in_chromium() {
     );
     let review = js(&client, "return window.konakisMetrics.lastReview").await;
     println!("review: {review}");
+    let accuracy = js(
+        &client,
+        "return document.querySelector('#review-summary tbody tr').textContent",
+    )
+    .await;
+    assert!(
+        accuracy.as_str().unwrap().starts_with("Accuracy"),
+        "{accuracy}"
+    );
+    // At a marked move, the better move is an arrow on the board, with its
+    // line; "Retry this mistake" goes back to the position before it.
+    let marks = js(
+        &client,
+        "return [...document.querySelectorAll('#review-marks li')].map(li => li.textContent)",
+    )
+    .await;
+    println!("marks: {marks}");
+    assert!(
+        !marks.as_array().unwrap().is_empty(),
+        "the game's blunder is marked"
+    );
+    click(&client, "#review-marks li").await;
+    wait_for(&client, "the better move's arrow", "return document.querySelector('#board g.arrow.better') !== null && !document.getElementById('review-better').hidden", 5).await;
+    shot(&client, "review-mistake.png").await;
+    let marked_ply = js(
+        &client,
+        "return Number(document.querySelector('#moves .mv.current').dataset.ply)",
+    )
+    .await;
+    click(&client, "#review-retry").await;
+    wait_for(
+        &client,
+        "the retry",
+        &format!("const c = document.querySelector('#moves .mv.current'); return !document.getElementById('retry-status').hidden && document.getElementById('retry-status').textContent.startsWith('Find a better move') && (c ? Number(c.dataset.ply) : 0) === {marked_ply} - 1"),
+        5,
+    )
+    .await;
     // A click on the graph jumps to that position.
     click(&client, "#graph rect.graph-hit[data-ply='12']").await;
     wait_for(&client, "the jump", "const c = document.querySelector('#moves .mv.current'); return c && c.dataset.ply === '12'", 5).await;

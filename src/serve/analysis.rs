@@ -50,6 +50,9 @@ enum Message {
 pub struct Hub {
     engine: Mutex<Engine>,
     current: Mutex<Option<(SearchId, Arc<AtomicBool>)>>,
+    /// The stop flag of the review running now (`/api/review`): a search
+    /// or a newer review sets it, so the cores serve one thing at a time.
+    review: Mutex<Option<Arc<AtomicBool>>>,
 }
 
 impl Hub {
@@ -57,7 +60,24 @@ impl Hub {
         Hub {
             engine: Mutex::new(engine),
             current: Mutex::new(None),
+            review: Mutex::new(None),
         }
+    }
+
+    /// Stops the running search and review, and makes the stop flag of a
+    /// new review; with the searchers it may run at once (the engine's
+    /// threads). Blocks like [`Hub::stop`]: call off the runtime.
+    pub fn start_review(&self) -> (Arc<AtomicBool>, usize) {
+        self.stop(None);
+        let flag = Arc::new(AtomicBool::new(false));
+        if let Some(old) = self.review_slot().replace(flag.clone()) {
+            old.store(true, Ordering::Relaxed);
+        }
+        (flag, self.engine().settings().threads)
+    }
+
+    fn review_slot(&self) -> MutexGuard<'_, Option<Arc<AtomicBool>>> {
+        self.review.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The engine, locked. Locks are taken engine first, then `current`.
@@ -91,6 +111,9 @@ impl Hub {
         let mut engine = self.engine();
         if let Some((_, stopped)) = self.current().take() {
             stopped.store(true, Ordering::Relaxed);
+        }
+        if let Some(review) = self.review_slot().take() {
+            review.store(true, Ordering::Relaxed);
         }
         engine.set_game(game);
         engine.set_option("MultiPV", Some(&multipv.to_string()))?;

@@ -137,6 +137,18 @@ impl GameSpec {
     /// The game after its moves. An illegal move is a 400 naming its index
     /// (from 0) and why.
     pub fn game(&self) -> Result<Game, ApiError> {
+        let mut game = self.start_game()?;
+        game.play_all(&self.moves).map_err(|f| {
+            ApiError::bad("illegal-move", f.to_string())
+                .with("move_index", json!(f.index))
+                .with("move", json!(f.text))
+                .with("why", json!(f.why))
+        })?;
+        Ok(game)
+    }
+
+    /// The game at its start, before any of its moves.
+    pub fn start_game(&self) -> Result<Game, ApiError> {
         let rules = self.rules()?;
         if self.moves.len() > MAX_MOVES {
             return Err(ApiError::bad(
@@ -153,15 +165,7 @@ impl GameSpec {
                 .parse::<StartPoint>()
                 .map_err(|e| ApiError::bad("bad-start", e))?,
         };
-        let mut game =
-            Game::from_start(rules, &start).map_err(|e| ApiError::bad("bad-start", e))?;
-        game.play_all(&self.moves).map_err(|f| {
-            ApiError::bad("illegal-move", f.to_string())
-                .with("move_index", json!(f.index))
-                .with("move", json!(f.text))
-                .with("why", json!(f.why))
-        })?;
-        Ok(game)
+        Game::from_start(rules, &start).map_err(|e| ApiError::bad("bad-start", e))
     }
 }
 

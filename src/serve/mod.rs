@@ -18,6 +18,7 @@
 mod analysis;
 mod api;
 mod assets;
+mod review;
 
 use crate::search::Engine;
 use axum::body::Body;
@@ -135,6 +136,7 @@ fn router(state: AppState) -> Router {
         .route("/api/position", post(api::position))
         .route("/api/analyse", post(analysis::analyse))
         .route("/api/stop", post(analysis::stop))
+        .route("/api/review", post(review::review))
         .route("/api/export", post(api::export))
         .layer(DefaultBodyLimit::max(MAX_BODY));
     let import = Router::new()

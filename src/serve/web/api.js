@@ -27,13 +27,14 @@ export async function postJSON(url, data, signal) {
   return body;
 }
 
-// Runs a search: calls handlers.start/info/progress/bestmove with each
-// event's data as it streams in, and resolves with the bestmove data (or
-// null when aborted through `signal`, which also stops the search).
-export async function analyse(request, handlers, signal) {
+// Posts `request` to an endpoint that answers with Server-Sent Events and
+// calls handlers[event] with each event's data as it streams in. Resolves
+// with the data of the event named `last` (null when aborted through
+// `signal`, which also closes the stream and so stops the server's work).
+async function stream(url, request, handlers, signal, last) {
   let r;
   try {
-    r = await fetch("/api/analyse", {
+    r = await fetch(url, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
       body: JSON.stringify(request),
@@ -50,7 +51,7 @@ export async function analyse(request, handlers, signal) {
   const reader = r.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
-  let best = null;
+  let result = null;
   try {
     for (;;) {
       const { value, done } = await reader.read();
@@ -68,7 +69,8 @@ export async function analyse(request, handlers, signal) {
         }
         if (!data.length) continue; // a keep-alive comment
         const payload = JSON.parse(data.join("\n"));
-        if (name === "bestmove") best = payload;
+        if (name === last) result = payload;
+        if (name === "error") throw new ApiError(500, payload);
         if (handlers[name]) handlers[name](payload);
       }
     }
@@ -76,5 +78,17 @@ export async function analyse(request, handlers, signal) {
     if (signal && signal.aborted) return null;
     throw e;
   }
-  return best;
+  return result;
+}
+
+// Runs a search (/api/analyse): start, info, progress and bestmove events;
+// resolves with the bestmove data.
+export function analyse(request, handlers, signal) {
+  return stream("/api/analyse", request, handlers, signal, "bestmove");
+}
+
+// Reviews a game (/api/review): start, one position event per position
+// searched, then review; resolves with the review data (null when stopped).
+export function review(request, handlers, signal) {
+  return stream("/api/review", request, handlers, signal, "review");
 }

@@ -33,6 +33,7 @@ const app = {
   analysisTimer: null,
   reviewing: null, // AbortController
   reviewNodes: null,
+  retry: null, // {mistake, before, tries}: a marked move being retried
   editing: null, // {pieces: Map, side}
   palette: "attacker",
   flipped: false,
@@ -312,7 +313,7 @@ function maybeEngineMove() {
     info: (d) => {
       if (d.multipv === 1 && !d.bound) {
         search.info = d;
-        if (!app.analysing) showEval(Review.attackersView(d.score, tip.pos.side), Review.formatScore(d.score, tip.pos.side));
+        if (!app.analysing) showEval(Review.attackersChance(d.wdl, tip.pos.side), d.score, tip.pos.side);
         renderStatus();
       }
     },
@@ -406,10 +407,12 @@ function render() {
   renderMoves();
   tickClocks();
   if (!app.analysing && !app.engine) {
-    if (node.review) showEval(node.review.value, node.review.score ? Review.formatScore(node.review.score, node.review.side) : "");
-    else showEval(null, "");
+    if (node.review) showEval(node.review.chance, node.review.score, node.review.side);
+    else if (node.pos && node.pos.result) showEval(Review.resultChance(node.pos.result), null, null);
+    else showEval(null, null, null);
   }
   if (app.reviewNodes) Review.drawGraph($("graph"), app.reviewNodes, node, setCurrent);
+  showBetterMove(node);
   $("undo").disabled = !node.parent && !(app.gameActive && mainTip().parent);
   $("move-now").disabled = !app.engine;
   $("resign").disabled = !app.gameActive || !!app.gameEnd || !!(mainTip().pos && mainTip().pos.result);
@@ -434,7 +437,7 @@ function renderStatus() {
     text = t.charAt(0).toUpperCase() + t.slice(1) + ".";
   } else if (app.engine && node === app.engine.node) {
     const d = app.engine.info;
-    text = `Konakis (${node.pos.side}) is thinking…` + (d ? ` depth ${d.depth}, ${Review.formatScore(d.score, node.pos.side)}` : "");
+    text = `Konakis (${node.pos.side}) is thinking…` + (d ? ` depth ${d.depth}, ${chanceOrScore(Review.attackersChance(d.wdl, node.pos.side), d.score, node.pos.side)}` : "");
   } else {
     text = `${sideName(node.pos.side)} to move`;
     if (app.gameActive && node === mainTip() && app.players[node.pos.side] === "human" && humanSide()) text += " — your move";
@@ -443,11 +446,47 @@ function renderStatus() {
   $("status").textContent = text;
 }
 
-function showEval(value, text) {
-  const share = value === null ? 0.5 : Review.barShare(value);
+// Whether numbers are shown as scores in soldiers rather than winning
+// chances (the Analyse tab's toggle).
+function showSoldiers() {
+  return $("show-soldiers").checked;
+}
+
+// The chances as people read them ("attackers 62%"), or the score in
+// soldiers when the toggle asks for it.
+function chanceOrScore(chance, score, side) {
+  if (showSoldiers() && score) return Review.formatScore(score, side);
+  return Review.formatChance(chance);
+}
+
+// The evaluation bar: its dark part is the attackers' expected score; the
+// label says who stands better and by how much, the tooltip the other form.
+function showEval(chance, score, side) {
+  const share = chance === null || chance === undefined ? 0.5 : chance;
   $("eval-fill").style.height = `${(app.flipped ? 1 - share : share) * 100}%`;
   $("eval-bar").classList.toggle("flipped", app.flipped);
-  $("eval-text").textContent = text;
+  const soldiers = score ? Review.formatScore(score, side) : "";
+  const chanceText = Review.shortChance(chance);
+  $("eval-text").textContent = showSoldiers() && soldiers ? soldiers : chanceText;
+  $("eval-bar").title = chance === null || chance === undefined
+    ? "Winning chances: the dark part is the attackers' share"
+    : `${Review.formatChance(chance)}${soldiers ? `; score ${soldiers} (soldiers, the attackers' view)` : ""}`;
+}
+
+// At a move the review marked, the better move as an arrow and its line.
+function showBetterMove(node) {
+  const r = node.review;
+  const better = r && r.mark && r.better && !app.retry ? r.better : null;
+  if (!app.analysing) board.setArrows(better ? [{ move: better, kind: "better" }] : []);
+  const box = $("review-better");
+  if (!box) return;
+  box.hidden = !better;
+  if (better) {
+    $("review-better-text").textContent =
+      `${node.notation || node.move}${r.sign} gave away ${Math.round(r.loss * 100)} points of the ${r.mover}' chances. Better: ${better}` +
+      (r.line && r.line.length > 1 ? ` (${r.line.slice(0, 8).join(" ")})` : "");
+    $("review-retry").disabled = !!app.reviewing;
+  }
 }
 
 function moveSpan(node) {
@@ -520,7 +559,8 @@ function renderMoves() {
 
 function clearAnalysisDisplay() {
   $("lines").querySelector("tbody").replaceChildren();
-  board.setArrows([]);
+  if (app.current) showBetterMove(app.current);
+  else board.setArrows([]);
 }
 
 function pauseAnalysis() {
@@ -590,7 +630,10 @@ function renderLines(run, pos) {
     const tr = document.createElement("tr");
     const score = document.createElement("td");
     score.className = "score";
-    score.textContent = Review.formatScore(d.score, pos.side) + (d.bound === "lower" ? "+" : d.bound === "upper" ? "−" : "");
+    const bound = d.bound === "lower" ? "+" : d.bound === "upper" ? "−" : "";
+    const chance = Review.attackersChance(d.wdl, pos.side);
+    score.textContent = chanceOrScore(chance, d.score, pos.side) + bound;
+    score.title = showSoldiers() ? Review.formatChance(chance) : `score ${Review.formatScore(d.score, pos.side)} (soldiers, the attackers' view)`;
     const depth = document.createElement("td");
     depth.textContent = `${d.depth}/${d.seldepth}`;
     const line = document.createElement("td");
@@ -608,7 +651,7 @@ function renderLines(run, pos) {
   });
   board.setArrows(arrows);
   const best = run.lines[0];
-  if (best) showEval(Review.attackersView(best.score, pos.side), Review.formatScore(best.score, pos.side));
+  if (best) showEval(Review.attackersChance(best.wdl, pos.side), best.score, pos.side);
 }
 
 // Adds a line of moves from `node` to the tree (as a variation when it
@@ -654,6 +697,12 @@ function stopReview() {
   }
 }
 
+// The budget a review searches each position to, from the select.
+function reviewLimit() {
+  const [kind, value] = $("review-limit").value.split(":");
+  return { [kind]: parseInt(value, 10) };
+}
+
 async function startReview() {
   if (app.reviewing) return;
   if (app.engine || (app.gameActive && !app.gameEnd && !(mainTip().pos && mainTip().pos.result))) {
@@ -663,8 +712,7 @@ async function startReview() {
     say("The game is paused for the review; New game starts another.", true);
   }
   pauseAnalysis();
-  const [kind, value] = $("review-limit").value.split(":");
-  const limit = { [kind]: parseInt(value, 10) };
+  endRetry();
   const nodes = app.current.line();
   app.reviewNodes = nodes;
   for (const n of nodes) n.review = null;
@@ -677,16 +725,18 @@ async function startReview() {
   $("review-progress").value = 0;
   $("review-summary").hidden = true;
   $("review-marks").replaceChildren();
+  $("review-status").textContent = `Reviewing ${nodes.length} positions…`;
   const started = performance.now();
-  let finished = false;
+  let data = null;
   try {
-    finished = await Review.review(nodes, {
-      ensure,
-      search: (node) => analyse({ ...app.tree.request(node), ...limit, multipv: 1 }, {}, controller.signal),
+    data = await Review.review(nodes, {
+      request: app.tree.request(nodes[nodes.length - 1]),
+      limit: reviewLimit(),
       signal: controller.signal,
-      onProgress: (done, total) => {
+      onPosition: (done, total, left) => {
         $("review-progress").value = done;
-        $("review-status").textContent = `Reviewing: position ${done} of ${total}`;
+        const secs = Math.round(left / 1000);
+        $("review-status").textContent = `Reviewing: ${done} of ${total} positions` + (done > 1 ? `, about ${secs} s left` : "");
         Review.drawGraph($("graph"), nodes, app.current, setCurrent);
       },
     });
@@ -694,30 +744,26 @@ async function startReview() {
     say(`Review stopped: ${errorText(e)}`);
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  metrics.lastReview = { positions: nodes.length, seconds: parseFloat(seconds), finished };
+  metrics.lastReview = { positions: nodes.length, seconds: parseFloat(seconds), finished: !!data };
   app.reviewing = null;
   $("review-start").disabled = false;
   $("review-stop").disabled = true;
   $("review-progress").hidden = true;
-  $("review-status").textContent = finished
-    ? `Reviewed ${nodes.length} positions in ${seconds} s (${$("review-limit").selectedOptions[0].text} each).`
+  const budget = $("review-limit").selectedOptions[0].text;
+  $("review-status").textContent = data
+    ? `Reviewed ${nodes.length} positions in ${seconds} s (${budget} each${data.repeatable ? "; the same marks every time" : "; by time, so not repeatable"}).`
     : "Review stopped.";
-  if (finished) showSummary(nodes);
+  if (data) showSummary(nodes, data.sides);
   render();
   resumeAnalysis();
 }
 
-function showSummary(nodes) {
-  const s = Review.summary(nodes);
+function showSummary(nodes, sides) {
   const body = $("review-summary").querySelector("tbody");
   body.replaceChildren();
-  const rows = [
-    ["Moves", "moves"], ["Inaccuracies ?!", "inaccuracy"], ["Mistakes ?", "mistake"],
-    ["Blunders ??", "blunder"], ["Average loss (centi-soldiers)", "average"],
-  ];
-  for (const [label, key] of rows) {
+  for (const row of Review.summaryRows(sides)) {
     const tr = document.createElement("tr");
-    for (const text of [label, s.attackers[key], s.defenders[key]]) {
+    for (const text of row) {
       const td = document.createElement("td");
       td.textContent = text;
       tr.append(td);
@@ -732,10 +778,77 @@ function showSummary(nodes) {
     if (!r || !r.mark) continue;
     const li = document.createElement("li");
     li.className = r.mark;
-    const turn = Math.floor((n.ply - 1) / 2) + 1;
-    li.textContent = `${turn}. ${n.notation}${r.sign} ${r.mark} (−${(r.loss / 100).toFixed(2)} for the ${r.mover})` + (r.better ? `; better ${r.better}` : "");
+    li.textContent = Review.markText(n, Math.floor((n.ply - 1) / 2) + 1);
     li.addEventListener("click", () => setCurrent(n));
     list.append(li);
+  }
+}
+
+// ---------- retrying a mistake ----------
+
+// The person is put at the position before a marked move and asked for a
+// better one: the engine's move is right at once; another is searched as
+// the review searched it, and is right when it gives away less than an
+// inaccuracy would.
+function beginRetry() {
+  const node = app.current;
+  const r = node.review;
+  if (!r || !r.mark || !node.parent || app.reviewing) return;
+  app.retry = { mistake: node, before: node.parent, tries: 0 };
+  setCurrent(node.parent);
+  board.setArrows([]);
+  $("retry-status").hidden = false;
+  $("retry-status").textContent = `Find a better move for the ${r.mover} than ${node.notation || node.move}.`;
+}
+
+function endRetry() {
+  app.retry = null;
+  if ($("retry-status")) $("retry-status").hidden = true;
+}
+
+// Judges the retried move at `child` (played from the retry's position).
+async function judgeRetry(child) {
+  const retry = app.retry;
+  const mistake = retry.mistake.review;
+  retry.tries++;
+  const say2 = (text) => ($("retry-status").textContent = text);
+  if (child.move === retry.mistake.move) {
+    say2("That is the move that was played. Try another.");
+    setCurrent(retry.before);
+    return;
+  }
+  if (child.move === retry.before.review.best) {
+    say2(`Yes: ${child.move} is Konakis's move here.`);
+    app.retry = null;
+    return;
+  }
+  say2(`Checking ${child.move}…`);
+  const controller = new AbortController();
+  app.reviewing = controller;
+  try {
+    const line = [retry.before, child];
+    const request = app.tree.request(child);
+    const saved = retry.before.review;
+    const data = await Review.review(line, {
+      request, limit: reviewLimit(), from: request.moves.length - 1, signal: controller.signal,
+    }).catch((e) => {
+      say(errorText(e));
+      return null;
+    });
+    line[0].review = saved;
+    if (!data || app.retry !== retry) return;
+    const verdict = data.moves[0];
+    const pct = (x) => `${Math.round(x * 100)}%`;
+    if (!verdict.mark) {
+      say2(`Good: ${child.move} keeps the ${mistake.mover}' chances at ${pct(verdict.after)} (the game's move left ${pct(mistake.after)}).`);
+      app.retry = null;
+    } else {
+      say2(`Not that either: ${child.move} leaves ${pct(verdict.after)} (${verdict.mark}). Try again.`);
+      setCurrent(retry.before);
+    }
+  } finally {
+    app.reviewing = null;
+    render();
   }
 }
 
@@ -970,6 +1083,13 @@ function wire() {
   $("multipv").addEventListener("change", () => app.analysing && scheduleAnalysis());
   $("review-start").addEventListener("click", startReview);
   $("review-stop").addEventListener("click", stopReview);
+  $("review-retry").addEventListener("click", beginRetry);
+  $("show-soldiers").checked = localStorage.getItem("konakis.soldiers") === "true";
+  $("show-soldiers").addEventListener("change", () => {
+    localStorage.setItem("konakis.soldiers", String($("show-soldiers").checked));
+    render();
+    if (app.analysis) renderLines(app.analysis, app.analysis.node.pos);
+  });
   for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab));
   for (const b of document.querySelectorAll("#palette button")) {
     b.addEventListener("click", () => {
@@ -1098,7 +1218,11 @@ function beginEditAgain(start) {
 
 async function main() {
   board = new Board($("board"), {
-    onMove: (move) => playMove(app.current, move),
+    onMove: async (move) => {
+      const from = app.current;
+      const child = await playMove(from, move);
+      if (child && app.retry && from === app.retry.before) judgeRetry(child);
+    },
     onRefused: say,
     onSquare: editSquare,
   });

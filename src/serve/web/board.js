@@ -318,7 +318,7 @@ export class Board {
       const ey = q.y - uy * head * 0.6;
       const px = -uy;
       const py = ux;
-      const g = el("g", { class: `arrow ${i === 0 ? "best" : "other"}`, "data-move": a.move }, layer);
+      const g = el("g", { class: `arrow ${a.kind || (i === 0 ? "best" : "other")}`, "data-move": a.move }, layer);
       el("line", { x1: sx, y1: sy, x2: ex, y2: ey, "stroke-width": w }, g);
       const tip = `${q.x - ux * 8},${q.y - uy * 8}`;
       const l = `${ex - ux * head * 0.4 + px * head * 0.55},${ey - uy * head * 0.4 + py * head * 0.55}`;

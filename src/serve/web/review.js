@@ -1,33 +1,45 @@
-// Game review: every position of a line searched at a fixed depth or time,
-// the evaluation graph, and the moves that lost the most marked.
-//
-// Scores are shown from the attackers' view (+ the attackers stand better)
-// in soldiers; a proven result counts as CAP.
+// Winning chances and the game review. The server's WDL model turns each
+// search's score into chances of a win, a draw and a loss (docs/http-api.md);
+// the page shows them as the attackers' or the defenders' percentage, and the
+// review (/api/review: every position searched to a fixed budget, every move
+// judged by the winning chances it gave away) draws their graph and marks
+// inaccuracies ?!, mistakes ? and blunders ??.
+
+import { review as reviewApi } from "./api.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
-// Centi-soldiers a proven win is worth here, and where scores are capped
-// (a move from +9 to +12 soldiers loses nothing that matters).
-export const CAP = 1000;
-// Score lost by a move (the mover's view, centi-soldiers) from which it is
-// marked, as in the programs people use for chess.
-export const THRESHOLDS = [
-  { name: "blunder", min: 300, sign: "??" },
-  { name: "mistake", min: 120, sign: "?" },
-  { name: "inaccuracy", min: 50, sign: "?!" },
-];
-
-// A search score ({cp}|{win}|{loss}, the side to move's view) as
-// centi-soldiers for the attackers, capped.
-export function attackersView(score, side) {
-  let v;
-  if (score.win !== undefined) v = CAP;
-  else if (score.loss !== undefined) v = -CAP;
-  else v = Math.max(-CAP, Math.min(CAP, score.cp));
-  return side === "attackers" ? v : -v;
+// The attackers' expected score (0..1, a draw counting a half) from a
+// [win, draw, loss] in permille for `side`, the side to move.
+export function attackersChance(wdl, side) {
+  if (!wdl) return null;
+  const mine = (wdl[0] + wdl[1] / 2) / 1000;
+  return side === "attackers" ? mine : 1 - mine;
 }
 
-// "+1.25", "−0.40", "A#3" (the attackers win in 3 moves), "D#1".
+// The chances of a finished game: the winner's are certain.
+export function resultChance(result) {
+  if (!result) return null;
+  return result.winner === "attackers" ? 1 : result.winner === "defenders" ? 0 : 0.5;
+}
+
+// "attackers 62%": the side that stands better and its expected score.
+export function formatChance(p) {
+  if (p === null || p === undefined) return "";
+  if (Math.abs(p - 0.5) < 0.005) return "even 50%";
+  return p > 0.5 ? `attackers ${Math.round(p * 100)}%` : `defenders ${Math.round((1 - p) * 100)}%`;
+}
+
+// "A 62%", for narrow places (the evaluation bar).
+export function shortChance(p) {
+  if (p === null || p === undefined) return "";
+  if (Math.abs(p - 0.5) < 0.005) return "50%";
+  return p > 0.5 ? `A ${Math.round(p * 100)}%` : `D ${Math.round((1 - p) * 100)}%`;
+}
+
+// A search score ({cp}|{win}|{loss}, the side to move's view) in soldiers
+// from the attackers' view: "+1.25", "−0.40", "A#3" (the attackers win in
+// 3 moves), "D#1".
 export function formatScore(score, side) {
   if (!score) return "";
   if (score.win !== undefined || score.loss !== undefined) {
@@ -40,66 +52,59 @@ export function formatScore(score, side) {
   return v > 0 ? `+${text}` : v < 0 ? `\u2212${text}` : "0.00";
 }
 
-// The attackers' share of the evaluation bar (0..1).
-export function barShare(value) {
-  return 0.5 + 0.5 * Math.tanh(value / 400);
+// Reviews `nodes` (a line, root first) with the budget `limit`
+// ({nodes}|{depth}|{movetime}): `request` is the line's game as the API
+// takes it. Fills node.review per position as it comes
+// ({chance, wdl, score, side, best, pv, depth}) and calls onPosition(done,
+// total, leftMs); then adds each move's verdict. With `from`, `nodes` starts
+// at the position after that many moves of `request`'s line.
+// (it adds ({mover, loss, before,
+// after, accuracy, mark, sign, better, line}). Resolves with the sides'
+// figures, or null when stopped.
+export async function review(nodes, { request, limit, from = 0, signal, onPosition }) {
+  const data = await reviewApi({ ...request, ...limit, from }, {
+    position: (d) => {
+      const node = nodes[d.index - from];
+      if (!node) return;
+      node.review = {
+        chance: attackersChance(d.wdl, d.side),
+        wdl: d.wdl, score: d.score, side: d.side, best: d.best, pv: d.pv, depth: d.depth,
+      };
+      if (onPosition) onPosition(d.done, d.total, d.left);
+    },
+  }, signal);
+  if (!data) return null;
+  for (const m of data.moves) {
+    const node = nodes[m.index - from];
+    if (!node || !node.review) continue;
+    Object.assign(node.review, {
+      mover: m.mover, loss: m.loss, before: m.before, after: m.after, accuracy: m.accuracy,
+      mark: m.mark, sign: m.sign, better: m.better, line: m.line,
+    });
+  }
+  return data;
 }
 
-function markFor(loss) {
-  return THRESHOLDS.find((t) => loss >= t.min) || null;
+// The summary table's rows: [label, attackers, defenders].
+export function summaryRows(sides) {
+  const a = sides.attackers;
+  const d = sides.defenders;
+  return [
+    ["Accuracy", `${a.accuracy.toFixed(0)}%`, `${d.accuracy.toFixed(0)}%`],
+    ["Moves", a.moves, d.moves],
+    ["Inaccuracies ?!", a.inaccuracies, d.inaccuracies],
+    ["Mistakes ?", a.mistakes, d.mistakes],
+    ["Blunders ??", a.blunders, d.blunders],
+    ["Average loss (points of winning chances)", a.average_loss.toFixed(1), d.average_loss.toFixed(1)],
+  ];
 }
 
-// Searches every node of `nodes` (a line, root first), fills each node's
-// `review`, and says how far it got through `onProgress(done, total)`.
-// `search(node)` resolves with the search's bestmove data (null when
-// stopped), `ensure(node)` with the node's position. Returns false when
-// stopped.
-export async function review(nodes, { search, ensure, onProgress, signal }) {
-  for (const [i, node] of nodes.entries()) {
-    if (signal.aborted) return false;
-    const pos = await ensure(node);
-    if (pos.result) {
-      const w = pos.result.winner;
-      node.review = { value: w === "attackers" ? CAP : w === "defenders" ? -CAP : 0, score: null, side: pos.side, best: null };
-    } else {
-      const best = await search(node);
-      if (!best) return false;
-      node.review = { value: attackersView(best.score, pos.side), score: best.score, side: pos.side, best: best.best, pv: best.pv, depth: best.depth };
-    }
-    onProgress(i + 1, nodes.length);
-  }
-  for (let i = 1; i < nodes.length; i++) {
-    const node = nodes[i];
-    const before = nodes[i - 1].review;
-    const sign = before.side === "attackers" ? 1 : -1;
-    let loss = sign * (before.value - node.review.value);
-    if (before.best === node.move) loss = 0;
-    node.review.mover = before.side;
-    node.review.loss = Math.max(0, loss);
-    const mark = markFor(node.review.loss);
-    node.review.mark = mark ? mark.name : null;
-    node.review.sign = mark ? mark.sign : "";
-    node.review.better = mark && before.best !== node.move ? before.best : null;
-  }
-  return true;
-}
-
-// Per side: moves, marks, and the average score lost.
-export function summary(nodes) {
-  const sides = {};
-  for (const side of ["attackers", "defenders"]) {
-    sides[side] = { moves: 0, inaccuracy: 0, mistake: 0, blunder: 0, lost: 0 };
-  }
-  for (const node of nodes.slice(1)) {
-    const r = node.review;
-    if (!r || r.loss === undefined) continue;
-    const s = sides[r.mover];
-    s.moves++;
-    s.lost += r.loss;
-    if (r.mark) s[r.mark]++;
-  }
-  for (const s of Object.values(sides)) s.average = s.moves ? Math.round(s.lost / s.moves) : 0;
-  return sides;
+// "12. d1-d3?? blunder: the attackers' chances 62% → 31%; better e5-e8".
+export function markText(node, turn) {
+  const r = node.review;
+  const pct = (x) => `${Math.round(x * 100)}%`;
+  return `${turn}. ${node.notation || node.move}${r.sign} ${r.mark}: the ${r.mover}' chances ${pct(r.before)} \u2192 ${pct(r.after)}` +
+    (r.better ? `; better ${r.better}` : "");
 }
 
 function el(name, attrs, parent) {
@@ -109,30 +114,31 @@ function el(name, attrs, parent) {
   return node;
 }
 
-// Draws the evaluation graph of `nodes` into `svg`; a click on a point
-// calls `onJump(node)`. `current` is marked.
+// Draws the winning-chances graph of `nodes` into `svg`: the dark part is
+// the attackers' share, as in the evaluation bar. A click on a point calls
+// `onJump(node)`; `current` is marked.
 export function drawGraph(svg, nodes, current, onJump) {
   const W = 600;
   const H = 160;
-  const mid = H / 2;
+  const pad = 6;
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   el("rect", { x: 0, y: 0, width: W, height: H, class: "graph-bg" }, svg);
   const reviewed = nodes.filter((n) => n.review);
   if (reviewed.length < 1) return;
   const step = nodes.length > 1 ? W / (nodes.length - 1) : W;
-  const y = (v) => mid - (barShare(v) - 0.5) * 2 * (mid - 6);
+  const y = (p) => pad + p * (H - 2 * pad);
   const points = [];
   nodes.forEach((n, i) => {
-    if (n.review) points.push([i * step, y(n.review.value), n, i]);
+    if (n.review) points.push([i * step, y(n.review.chance), n, i]);
   });
   const line = points.map(([x, yy]) => `${x.toFixed(1)},${yy.toFixed(1)}`).join(" ");
   const first = points[0];
   const last = points[points.length - 1];
-  // Dark above the line (the attackers' share), light below, as in the bar.
+  // Light below the line: the defenders' share.
   el("polygon", { points: `${first[0]},${H} ${line} ${last[0]},${H}`, class: "graph-area" }, svg);
   el("polyline", { points: line, class: "graph-line" }, svg);
-  el("line", { x1: 0, y1: mid, x2: W, y2: mid, class: "graph-axis" }, svg);
+  el("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: "graph-axis" }, svg);
   const ci = nodes.indexOf(current);
   if (ci >= 0) el("line", { x1: ci * step, y1: 0, x2: ci * step, y2: H, class: "graph-current" }, svg);
   for (const [x, yy, n, i] of points) {
@@ -142,10 +148,13 @@ export function drawGraph(svg, nodes, current, onJump) {
       class: `graph-point ${mark || ""}`, "data-ply": i,
     }, svg);
     const t = el("title", {}, dot);
-    t.textContent = `ply ${i}${n.move ? " " + n.notation : ""}: ${formatScore(n.review.score, n.review.side) || (n.review.value > 0 ? "attackers win" : n.review.value < 0 ? "defenders win" : "draw")}`;
-    dot.addEventListener("click", () => onJump(n));
+    const score = n.review.score ? ` (${formatScore(n.review.score, n.review.side)})` : "";
+    t.textContent = `ply ${i}${n.move ? " " + (n.notation || n.move) : ""}: ${formatChance(n.review.chance)}${score}`;
     // A wide invisible column makes every ply easy to hit.
     const hit = el("rect", { x: x - step / 2, y: 0, width: Math.max(step, 4), height: H, class: "graph-hit", "data-ply": i }, svg);
-    hit.addEventListener("click", () => onJump(n));
+    hit.addEventListener("click", (e) => {
+      e.preventDefault();
+      onJump(n);
+    });
   }
 }
