@@ -103,12 +103,13 @@ fn run_label(a: &WdlLabelArgs) -> Result<(), String> {
     };
     let r = wdl::label(&cfg, |line| eprintln!("{line}"))?;
     say!(
-        "{} positions of {} games labelled at {} into {} ({} games left out: no result, other rules or unreadable)",
+        "{} positions of {} games labelled at {} into {} ({} games left out: no result, other rules or unreadable; {} repeats of earlier games)",
         r.positions,
         r.games,
         a.budget,
         a.out,
-        r.skipped
+        r.skipped,
+        r.repeats
     );
     Ok(())
 }

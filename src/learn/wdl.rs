@@ -73,6 +73,9 @@ pub struct LabelReport {
     pub positions: usize,
     /// Games left out: no result, other rules, or unreadable.
     pub skipped: usize,
+    /// Games left out as repeats of an earlier game of the file (a match
+    /// of an engine against itself plays each opening's pair alike).
+    pub repeats: usize,
 }
 
 const LABEL_HEADER: &str = "game\tply\tside\tscore\tresult";
@@ -97,7 +100,9 @@ pub fn label(cfg: &LabelConfig, progress: impl Fn(&str)) -> Result<LabelReport, 
         games: 0,
         positions: 0,
         skipped: read.errors.len(),
+        repeats: 0,
     };
+    let mut seen = std::collections::HashSet::new();
     // (game number, the games along it, its result)
     let mut lines: Vec<(u32, Vec<Game>, GameResult)> = Vec::new();
     for (number, g) in read.games.iter().enumerate() {
@@ -119,6 +124,11 @@ pub fn label(cfg: &LabelConfig, progress: impl Fn(&str)) -> Result<LabelReport, 
         };
         let start = Game::from_start(rules.clone(), &g.start)?;
         let moves: Vec<Move> = replayed.game.moves().to_vec();
+        // A repeated game would sit in two folds of the fit at once.
+        if !seen.insert((start.position().hash(), moves.clone(), result)) {
+            report.repeats += 1;
+            continue;
+        }
         let mut games = line_games(&start, &moves)?;
         // The last position of a game the rules ended needs no search.
         games.retain(|game| game.outcome().is_none());
