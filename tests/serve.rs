@@ -295,6 +295,116 @@ fn one_engine_one_search_at_a_time() {
     });
 }
 
+/// The CPU seconds a process has used (Linux `/proc`; `None` elsewhere).
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+#[test]
+fn a_review_streams_every_position_and_gives_the_same_verdicts_twice() {
+    let server = Server::start(&["--threads", "2"]);
+    let body =
+        json!({ "variant": "copenhagen", "moves": moves(REAL_GAME), "nodes": 5000 }).to_string();
+    let run = || {
+        let events = post(&server.addr, "/api/review", &body).events();
+        assert_eq!(events[0].0, "start");
+        assert_eq!(events[0].1["positions"], 23);
+        assert_eq!(events[0].1["repeatable"], true);
+        let positions: Vec<&Value> = events
+            .iter()
+            .filter(|(n, _)| n == "position")
+            .map(|(_, d)| d)
+            .collect();
+        assert_eq!(positions.len(), 23);
+        for p in &positions {
+            let wdl: u64 = p["wdl"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .sum();
+            assert_eq!(wdl, 1000, "{p}");
+        }
+        let (name, review) = events.last().unwrap();
+        assert_eq!(name, "review");
+        assert_eq!(review["moves"].as_array().unwrap().len(), 22);
+        review.clone()
+    };
+    let (a, b) = (run(), run());
+    let verdicts = |r: &Value| -> Vec<(Value, Value, Value)> {
+        r["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["mark"].clone(), m["loss"].clone(), m["better"].clone()))
+            .collect()
+    };
+    assert_eq!(verdicts(&a), verdicts(&b));
+    assert_eq!(a["sides"], b["sides"]);
+    // A part of the game: from move 20, two moves judged.
+    let from =
+        json!({ "variant": "copenhagen", "moves": moves(REAL_GAME), "nodes": 5000, "from": 20 })
+            .to_string();
+    let events = post(&server.addr, "/api/review", &from).events();
+    let review = &events.last().unwrap().1;
+    assert_eq!(review["moves"][0]["index"], 21);
+    assert_eq!(review["moves"][1], a["moves"][21]);
+    // Bad budgets are refused before anything runs.
+    for bad in [
+        json!({ "variant": "copenhagen", "nodes": 0 }),
+        json!({ "variant": "copenhagen", "depth": 31 }),
+        json!({ "variant": "copenhagen", "nodes": 10, "depth": 3 }),
+        json!({ "variant": "copenhagen", "moves": ["d1-d3"], "from": 2 }),
+        json!({ "variant": "copenhagen", "budget": "nodes:10" }),
+    ] {
+        let answer = post(&server.addr, "/api/review", &bad.to_string());
+        assert_eq!(answer.status, 400, "{bad}: {}", answer.body);
+        assert!(answer.json()["error"].is_string());
+    }
+}
+
+#[test]
+fn a_review_ends_when_its_client_goes() {
+    let server = Server::start(&["--threads", "2"]);
+    let body = json!({ "variant": "copenhagen", "moves": moves(REAL_GAME), "nodes": 50_000_000 })
+        .to_string();
+    let mut stream = TcpStream::connect(&server.addr).unwrap();
+    write!(
+        stream,
+        "POST /api/review HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        server.addr,
+        body.len()
+    )
+    .unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("event: start") {
+        line.clear();
+        assert!(reader.read_line(&mut line).unwrap() > 0);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    drop(reader);
+    drop(stream);
+    let Some(before) = cpu_seconds(server.pid()) else {
+        return;
+    };
+    // Its searchers stop within a poll or two of the stream's end.
+    std::thread::sleep(Duration::from_millis(700));
+    let settled = cpu_seconds(server.pid()).unwrap();
+    std::thread::sleep(Duration::from_secs(1));
+    let idle = cpu_seconds(server.pid()).unwrap() - settled;
+    assert!(
+        idle < 0.3,
+        "the server used {idle:.2} CPU s in a second after the client left (from {before:.2})"
+    );
+    // And the server still answers.
+    assert_eq!(get(&server.addr, "/api/info").status, 200);
+}
+
 #[test]
 fn bad_input_gets_4xx_and_the_server_carries_on() {
     let mut server = Server::start(&["--threads", "1"]);
@@ -537,10 +647,11 @@ fn games_import_and_export() {
 /// ../shared/cases/real/copenhagen.csv), for the review timing.
 const GAME_100: &str = "h1-h3 f4-i4 k8-i8 g5-g2 e1-e2 g2-j2 f2-i2 g6-g3 f1-f3 g7-g3 k4-k2 i4-i3 a4-i4 g3-k3 i2-k2 k3-j3 k2-j2 j3-g3 f3-d3 f5-j5 k7-i7 f6-f2 k5-k3 f2-f1 g1-i1 e5-b5 i4-b4 j5-b5 b6-b9 f1-e1 e2-c2 b5-c5 d3-c3 h6-h1 f10-c10 e1-f1 h11-h3 g3-g2 h3-h2 f7-f2 c3-e3 f1-e1 g11-g4 e6-e4 i7-f7 e1-e2 k3-c3 c5-i5 g4-i4 i5-g5 c2-d2 g5-g7 a6-c6 d6-h6 a8-e8 g7-g8 c6-e6 h6-h7 a7-d7 h7-h3 a5-d5 h3-k3 i4-i2 f2-f1 b4-d4 f1-e1 d7-f7 e4-f4 d4-e4 f4-f3 c3-e3 g8-g3 i8-g8 k3-h3 b9-b2 g2-h2 f7-f4 h3-h5 d5-g5 h2-h3 i2-f2 g3-g2 f4-f1 e2-f2 e3-f3 h3-h4 k6-k3 h4-f4 f1-g1 f2-f3 d11-d3 f4-f8 g5-g3 f3-f7 d3-d7 f7-k7 g8-k8 k7-j7 k8-j8 f8-f9";
 
-/// Times a review as the page runs it (one `/api/analyse` per position, at
-/// depth 8) of a 100-ply Copenhagen game, with one thread and with every
-/// core. A measurement, not a check: `cargo test --release --test serve --
-/// --ignored --nocapture review_timing` (figures in docs/results/serve.md).
+/// Times a review as the page runs it (`/api/review`, every position
+/// searched on its own) of a 100-ply Copenhagen game at 20,000 and 100,000
+/// nodes a position, with one thread and with every core. A measurement,
+/// not a check: `cargo test --release --test serve -- --ignored
+/// --nocapture review_timing` (figures in docs/results/serve.md).
 #[test]
 #[ignore]
 fn review_timing() {
@@ -552,22 +663,18 @@ fn review_timing() {
         counts.push(cores);
     }
     for threads in counts {
-        let server = Server::start(&["--threads", &threads.to_string(), "--hash", "64"]);
-        let started = Instant::now();
-        let mut nodes = 0;
-        for n in 0..=all.len() {
+        let server = Server::start(&["--threads", &threads.to_string()]);
+        for nodes in [20_000, 100_000] {
+            let started = Instant::now();
             let body =
-                json!({ "variant": "copenhagen", "moves": &all[..n], "depth": 8, "multipv": 1 })
-                    .to_string();
-            let events = post(&server.addr, "/api/analyse", &body).events();
-            let (name, best) = events.last().unwrap();
-            assert_eq!(name, "bestmove");
-            nodes += best["nodes"].as_u64().unwrap_or(0);
+                json!({ "variant": "copenhagen", "moves": &all, "nodes": nodes }).to_string();
+            let events = post(&server.addr, "/api/review", &body).events();
+            let (name, _) = events.last().unwrap();
+            assert_eq!(name, "review");
+            let secs = started.elapsed().as_secs_f64();
+            println!(
+                "review of 101 positions at {nodes} nodes each, {threads} searcher(s): {secs:.1} s"
+            );
         }
-        let secs = started.elapsed().as_secs_f64();
-        println!(
-            "review of 101 positions at depth 8, {threads} thread(s): {secs:.1} s, {nodes} nodes, {:.0} nodes/s",
-            nodes as f64 / secs
-        );
     }
 }
