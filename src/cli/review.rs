@@ -152,8 +152,11 @@ fn run_fit(a: &WdlFitArgs) -> Result<(), String> {
         say!("  held out: {}", calibration_lines(&m.held_out));
         say!("  fit set:  {}", calibration_lines(&m.fit_set));
     }
-    let fitted = r.model("fitted").ok_or("no fitted model")?;
-    say!("\nreliability of the fitted model on held-out games (the defenders' expected score):");
+    let fitted = r.model(r.chosen).ok_or("no fitted model")?;
+    say!(
+        "\nchosen: {} (the better held-out log loss)\nreliability of the chosen model on held-out games (the defenders' expected score):",
+        r.chosen
+    );
     say!("  predicted  observed  positions");
     for (pred, obs, n) in &fitted.held_out.bins {
         say!("  {pred:9.3} {obs:9.3} {n:10}");
@@ -183,7 +186,8 @@ fn run_fit(a: &WdlFitArgs) -> Result<(), String> {
              Population: {}\n\
              Labels: {} at {} per position, the review's searcher, by:\n{}\n\
              Fitted by: {}\n\
-             Fitted on {} positions of {} games. Held out ({}-fold cross-validation over whole games):\n\
+             Fitted on {} positions of {} games; the {} form (the better held-out log loss).\n\
+             Held out ({}-fold cross-validation over whole games):\n\
              log loss {:.4}, Brier {:.4} (base rate {:.4}), Brier skill {:.3}, calibration error {:.4} ({} bins).",
             r.family.name(),
             if a.population.is_empty() { "(not stated)" } else { &a.population },
@@ -197,6 +201,7 @@ fn run_fit(a: &WdlFitArgs) -> Result<(), String> {
             command_line(),
             r.positions,
             r.games,
+            r.chosen,
             a.folds,
             held.log_loss,
             held.brier,

@@ -527,6 +527,11 @@ pub struct FitReport {
     /// Results of the games: attackers, defenders, draws.
     pub results: [usize; 3],
     pub models: Vec<ModelReport>,
+    /// The form to embed: the full model unless the score-only one
+    /// predicts held-out games better (by log loss, what the fit
+    /// minimises), as when the plies of a few hundred games let the full
+    /// form's ply terms run wild.
+    pub chosen: &'static str,
 }
 
 impl FitReport {
@@ -661,13 +666,19 @@ pub fn run_fit(cfg: &FitConfig) -> Result<FitReport, String> {
             fit_set: in_sample(&score_only),
         },
         ModelReport {
-            name: "fitted",
+            name: "full",
             params: full,
             held_out: calibration(&full_held, cfg.bins),
             fit_set: in_sample(&full),
         },
     ];
+    let chosen = if models[3].held_out.log_loss <= models[2].held_out.log_loss {
+        models[3].name
+    } else {
+        models[2].name
+    };
     Ok(FitReport {
+        chosen,
         family,
         rules_text,
         budget,
