@@ -413,6 +413,24 @@ async fn a_person_plays_analyses_and_reviews_in_chromium() {
         5,
     )
     .await;
+    // Playing the better move is recognised at once.
+    let first_mark = marks[0].as_str().unwrap().to_string();
+    let better = first_mark
+        .rsplit("better ")
+        .next()
+        .unwrap()
+        .trim()
+        .to_string();
+    let (from, to) = better.split_once('-').expect("a move");
+    click(&client, &format!("g.piece[data-square='{from}']")).await;
+    click(&client, &format!("rect[data-square='{to}']")).await;
+    wait_for(
+        &client,
+        "the retry's verdict",
+        "return document.getElementById('retry-status').textContent.startsWith('Yes')",
+        10,
+    )
+    .await;
     // A click on the graph jumps to that position.
     click(&client, "#graph rect.graph-hit[data-ply='12']").await;
     wait_for(&client, "the jump", "const c = document.querySelector('#moves .mv.current'); return c && c.dataset.ply === '12'", 5).await;
