@@ -645,32 +645,17 @@ pub fn run_fit(cfg: &FitConfig) -> Result<FitReport, String> {
     }
     let base = mean_outcome(&labels);
     let (score_only, full) = fit_both(&labels, cfg.steps);
-    let in_sample = |p: &WdlParams| calibration(&score_labels(p, &labels, base), cfg.bins);
+    let report = |name, params: WdlParams, held: &[Scored]| ModelReport {
+        name,
+        params,
+        held_out: calibration(held, cfg.bins),
+        fit_set: calibration(&score_labels(&params, &labels, base), cfg.bins),
+    };
     let models = vec![
-        ModelReport {
-            name: "naive",
-            params: NAIVE,
-            held_out: calibration(&naive, cfg.bins),
-            fit_set: in_sample(&NAIVE),
-        },
-        ModelReport {
-            name: "embedded",
-            params: embedded,
-            held_out: calibration(&embedded_held, cfg.bins),
-            fit_set: in_sample(&embedded),
-        },
-        ModelReport {
-            name: "score only",
-            params: score_only,
-            held_out: calibration(&score_held, cfg.bins),
-            fit_set: in_sample(&score_only),
-        },
-        ModelReport {
-            name: "full",
-            params: full,
-            held_out: calibration(&full_held, cfg.bins),
-            fit_set: in_sample(&full),
-        },
+        report("naive", NAIVE, &naive),
+        report("embedded", embedded, &embedded_held),
+        report("score only", score_only, &score_held),
+        report("full", full, &full_held),
     ];
     let chosen = if models[3].held_out.log_loss <= models[2].held_out.log_loss {
         models[3].name

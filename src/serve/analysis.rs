@@ -5,7 +5,7 @@
 //! stream as Server-Sent Events: `start`, `info` per line and iteration,
 //! `progress` twice a second, then one `bestmove`.
 
-use super::api::{parse_body, parse_game_body, ApiError, GameSpec};
+use super::api::{blocking, parse_body, parse_game_body, ApiError, GameSpec};
 use super::AppState;
 use crate::play::HostClock;
 use crate::rules::Side;
@@ -424,15 +424,8 @@ pub async fn analyse(
     let result = game.outcome().map(|o| o.to_string());
     let (tx, rx) = unbounded_channel();
     let hub = state.hub.clone();
-    let (id, stopped) = tokio::task::spawn_blocking(move || hub.start(game, limits, multipv, tx))
-        .await
-        .map_err(|e| {
-            ApiError::new(
-                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-                "engine",
-                e.to_string(),
-            )
-        })?
+    let (id, stopped) = blocking(move || hub.start(game, limits, multipv, tx))
+        .await?
         .map_err(|e| ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, "engine", e))?;
     // Every search ends within the cap, infinite ones included.
     let hub = state.hub.clone();

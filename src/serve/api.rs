@@ -59,6 +59,16 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// Runs `f` off the runtime (it may wait on the engine); a task that
+/// could not finish is a 500.
+pub async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "engine", e.to_string()))
+}
+
 /// Parses a JSON body into `T`, answering a clear 4xx for an oversized
 /// body, bad JSON or a field of the wrong kind.
 pub fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {

@@ -8,7 +8,7 @@
 //! goes; a newer review or search stops it.
 
 use super::analysis::{score_json, wdl_json};
-use super::api::{parse_game_body, ApiError, MAX_MOVES};
+use super::api::{blocking, parse_game_body, ApiError, MAX_MOVES};
 use super::AppState;
 use crate::review::{self, Budget, Judged, MoveReview, SideSummary, STANDARD_BUDGET};
 use crate::rules::Move;
@@ -234,15 +234,7 @@ pub async fn review(
     }
     let line = moves[from..].to_vec();
     let hub = state.hub.clone();
-    let (stop, workers) = tokio::task::spawn_blocking(move || hub.start_review())
-        .await
-        .map_err(|e| {
-            ApiError::new(
-                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-                "engine",
-                e.to_string(),
-            )
-        })?;
+    let (stop, workers) = blocking(move || hub.start_review()).await?;
     let (tx, rx) = unbounded_channel();
     let total = line.len() + 1;
     let flag = stop.clone();
