@@ -80,31 +80,25 @@ impl Wdl {
         loss: 0,
     };
 
-    /// Permille from probabilities (any non-negative weights), rounded so
-    /// that the three sum to 1000 exactly: the largest remainders get the
-    /// units rounding left over.
+    /// Permille from probabilities (any non-negative weights): the win
+    /// and the loss each rounded, the draw what is left, so that the three
+    /// sum to 1000 and the win's permille never falls (nor the loss's
+    /// rises) as its probability rises, as a share of the largest
+    /// remainders could.
     pub fn from_probabilities(win: f64, draw: f64, loss: f64) -> Wdl {
         let clean = |p: f64| if p.is_finite() { p.max(0.0) } else { 0.0 };
-        let p = [clean(win), clean(draw), clean(loss)];
-        let total: f64 = p.iter().sum();
+        let (win, draw, loss) = (clean(win), clean(draw), clean(loss));
+        let total = win + draw + loss;
         if total <= 0.0 {
             return Wdl::DRAWN;
         }
-        let exact = p.map(|x| x / total * 1000.0);
-        let mut units = exact.map(|x| x.floor() as u16);
-        let short = 1000 - units.iter().sum::<u16>();
-        let mut order = [0, 1, 2];
-        order.sort_by(|&a, &b| {
-            let (ra, rb) = (exact[a] - exact[a].floor(), exact[b] - exact[b].floor());
-            rb.total_cmp(&ra).then(a.cmp(&b))
-        });
-        for &i in order.iter().take(short as usize) {
-            units[i] += 1;
-        }
+        let permille = |p: f64| (p / total * 1000.0).round().clamp(0.0, 1000.0) as u16;
+        let win = permille(win);
+        let loss = permille(loss).min(1000 - win);
         Wdl {
-            win: units[0],
-            draw: units[1],
-            loss: units[2],
+            win,
+            draw: 1000 - win - loss,
+            loss,
         }
     }
 
@@ -160,6 +154,17 @@ mod tests {
             assert_eq!(x.win + x.draw + x.loss, 1000, "{w} {d} {l}: {x}");
         }
         assert_eq!(Wdl::from_probabilities(1.0, 0.0, 0.0), Wdl::WON);
+        // Near a wide draw band the win's permille never falls as its
+        // probability rises, nor the loss's rises as its falls.
+        let mut last = Wdl::LOST;
+        for i in 0..=20_000 {
+            let win = f64::from(i) / 20_000.0 * 0.01;
+            let loss = 0.95 - 0.9 * f64::from(i) / 20_000.0;
+            let x = Wdl::from_probabilities(win, 1.0 - win - loss, loss);
+            assert!(x.win >= last.win && x.loss <= last.loss, "{last} -> {x}");
+            assert_eq!(x.win + x.draw + x.loss, 1000);
+            last = x;
+        }
         assert_eq!(Wdl::WON.flipped(), Wdl::LOST);
         assert_eq!(Wdl::WON.to_string(), "1000 0 0");
     }
