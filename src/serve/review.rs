@@ -7,7 +7,7 @@
 //! the judged moves and each side's figures. A review ends when its client
 //! goes; a newer review or search stops it.
 
-use super::analysis::{score_json, wdl_json};
+use super::analysis::{score_json, wdl_json, MAX_TIME_MS};
 use super::api::{blocking, parse_game_body, ApiError, MAX_MOVES};
 use super::AppState;
 use crate::review::{self, Budget, Judged, MoveReview, SideSummary, STANDARD_BUDGET};
@@ -163,7 +163,16 @@ fn review_events(start: Value, s: Streaming) -> impl Stream<Item = Result<Event,
     let first = stream::once(async move { Ok(event("start", &start)) });
     let rest = stream::unfold(Some(s), |state| async move {
         let mut s = state?;
-        match s.rx.recv().await? {
+        // Every review ends within the cap: past it, its searchers are
+        // told to stop and the stream says so.
+        let deadline =
+            tokio::time::Instant::from_std(s.started) + Duration::from_millis(MAX_TIME_MS);
+        let Ok(message) = tokio::time::timeout_at(deadline, s.rx.recv()).await else {
+            s._guard.0.store(true, Ordering::Relaxed);
+            let data = json!({ "stopped": true, "why": "the review ran past its cap of an hour" });
+            return Some((Ok(event("stopped", &data)), None));
+        };
+        match message? {
             Message::Position(i, j) => {
                 s.done += 1;
                 let elapsed = s.started.elapsed();
