@@ -334,6 +334,23 @@ async fn a_person_plays_analyses_and_reviews_in_chromium() {
         "{chance}"
     );
     shot(&client, "analysis.png").await;
+    // The Soldiers toggle shows scores instead, and back.
+    click(&client, "#show-soldiers").await;
+    wait_for(
+        &client,
+        "scores in soldiers",
+        "const t = document.querySelector('#lines tbody td.score').textContent; return !t.includes('%') && /[0-9][.][0-9][0-9]|#/.test(t)",
+        10,
+    )
+    .await;
+    click(&client, "#show-soldiers").await;
+    wait_for(
+        &client,
+        "chances again",
+        "return document.querySelector('#lines tbody td.score').textContent.includes('%')",
+        10,
+    )
+    .await;
     click(&client, "#analyse-toggle").await;
 
     // Import a short real game and review it.
