@@ -405,6 +405,33 @@ fn a_review_ends_when_its_client_goes() {
     assert_eq!(get(&server.addr, "/api/info").status, 200);
 }
 
+/// A client that goes away while its search is still starting (a tab that
+/// aborts its fetch, `curl -m 0.1`) leaves no search behind, however early
+/// it goes: the request owns the search from the moment it is accepted.
+#[test]
+fn an_analysis_dropped_while_it_starts_leaves_no_search() {
+    let server = Server::start(&["--threads", "1", "--hash", "256"]);
+    for (i, delay) in [0u64, 2, 5, 10, 20, 35, 50].into_iter().enumerate() {
+        // A change of variant clears the 256 MiB table, so the search
+        // takes a while to start.
+        let variant = if i % 2 == 0 { "copenhagen" } else { "brandubh" };
+        let body = json!({ "variant": variant, "infinite": true }).to_string();
+        let mut stream = TcpStream::connect(&server.addr).unwrap();
+        write!(
+            stream,
+            "POST /api/analyse HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            server.addr,
+            body.len()
+        )
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(delay));
+        drop(stream);
+        wait_until(&format!("no search after a drop at {delay} ms"), || {
+            !searching(&server.addr)
+        });
+    }
+}
+
 #[test]
 fn bad_input_gets_4xx_and_the_server_carries_on() {
     let mut server = Server::start(&["--threads", "1"]);

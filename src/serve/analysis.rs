@@ -337,20 +337,60 @@ fn event(name: &str, data: &Value) -> Event {
     Event::default().event(name).data(data.to_string())
 }
 
-/// Stops its search when dropped before the search ended: the stream is
-/// dropped when its client goes away.
-struct StopOnDrop {
+/// A request's hold on its search, from the moment the request is
+/// accepted: dropped before the search ended (the client went away, even
+/// while the search was still starting), it stops the search.
+struct SearchGuard {
     hub: Arc<Hub>,
-    id: SearchId,
-    finished: bool,
+    hold: Arc<Hold>,
 }
 
-impl Drop for StopOnDrop {
+/// What the guard and the code starting the search share.
+#[derive(Default)]
+struct Hold {
+    /// The search, once started.
+    id: Mutex<Option<SearchId>>,
+    /// The request was dropped.
+    gone: AtomicBool,
+    /// The search ended: nothing to stop.
+    finished: AtomicBool,
+}
+
+impl Hold {
+    /// Records the started search; stops it at once if its client has
+    /// already gone (whichever of this and the guard's drop comes second
+    /// sees the other).
+    fn started(&self, hub: &Hub, id: SearchId) {
+        *self.id.lock().unwrap_or_else(|e| e.into_inner()) = Some(id);
+        if self.gone.load(Ordering::SeqCst) {
+            hub.stop(Some(id));
+        }
+    }
+
+    fn id(&self) -> Option<SearchId> {
+        *self.id.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl SearchGuard {
+    fn new(hub: Arc<Hub>) -> SearchGuard {
+        SearchGuard {
+            hub,
+            hold: Arc::new(Hold::default()),
+        }
+    }
+}
+
+impl Drop for SearchGuard {
     fn drop(&mut self) {
-        if self.finished {
+        self.hold.gone.store(true, Ordering::SeqCst);
+        if self.hold.finished.load(Ordering::SeqCst) {
             return;
         }
-        let (hub, id) = (self.hub.clone(), self.id);
+        let Some(id) = self.hold.id() else {
+            return;
+        };
+        let hub = self.hub.clone();
         // Off the runtime: the engine's lock may be held while a search unwinds.
         match tokio::runtime::Handle::try_current() {
             Ok(rt) => {
@@ -366,9 +406,13 @@ impl Drop for StopOnDrop {
 /// A search's stream: its engine messages and a progress tick.
 struct Streaming {
     rx: UnboundedReceiver<Message>,
-    guard: StopOnDrop,
+    guard: SearchGuard,
+    id: SearchId,
     stopped: Arc<AtomicBool>,
     tick: tokio::time::Interval,
+    /// When the search is stopped whatever its limits (infinite ones too);
+    /// `None` once it has been.
+    cap: Option<tokio::time::Instant>,
 }
 
 fn search_events(start: Value, mut s: Streaming) -> impl Stream<Item = Result<Event, Infallible>> {
@@ -383,16 +427,23 @@ fn search_events(start: Value, mut s: Streaming) -> impl Stream<Item = Result<Ev
                     return match message {
                         Some(Message::Info(info)) => Some((Ok(event("info", &info_json(&info))), Some(s))),
                         Some(Message::Done(result)) => {
-                            s.guard.finished = true;
+                            s.guard.hold.finished.store(true, Ordering::SeqCst);
                             let stopped = s.stopped.load(Ordering::Relaxed);
                             Some((Ok(event("bestmove", &bestmove_json(&result, stopped))), None))
                         }
                         None => None,
                     };
                 }
+                // Every search ends within the cap, infinite ones included;
+                // its stream then ends with its move.
+                _ = sleep_until_cap(s.cap) => {
+                    s.cap = None;
+                    let (hub, id) = (s.guard.hub.clone(), s.id);
+                    let _ = tokio::task::spawn_blocking(move || hub.stop(Some(id))).await;
+                }
                 _ = s.tick.tick() => {
                     let hub = s.guard.hub.clone();
-                    let id = s.guard.id;
+                    let id = s.id;
                     let progress = tokio::task::spawn_blocking(move || hub.progress(id))
                         .await
                         .ok()
@@ -409,6 +460,14 @@ fn search_events(start: Value, mut s: Streaming) -> impl Stream<Item = Result<Ev
     first.chain(rest)
 }
 
+/// Waits until the cap, or for ever once it has passed.
+async fn sleep_until_cap(cap: Option<tokio::time::Instant>) {
+    match cap {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
 /// `POST /api/analyse`: searches a position and streams the search's
 /// reports as Server-Sent Events.
 pub async fn analyse(
@@ -423,16 +482,19 @@ pub async fn analyse(
     let legal = game.legal_moves().len();
     let result = game.outcome().map(|o| o.to_string());
     let (tx, rx) = unbounded_channel();
-    let hub = state.hub.clone();
-    let (id, stopped) = blocking(move || hub.start(game, limits, multipv, tx))
-        .await?
-        .map_err(|e| ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, "engine", e))?;
-    // Every search ends within the cap, infinite ones included.
-    let hub = state.hub.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(MAX_TIME_MS)).await;
-        let _ = tokio::task::spawn_blocking(move || hub.stop(Some(id))).await;
-    });
+    // From here the request owns its search: if it is dropped while the
+    // search starts, the search is stopped as soon as it has.
+    let guard = SearchGuard::new(state.hub.clone());
+    let (hub, hold) = (state.hub.clone(), guard.hold.clone());
+    let (id, stopped) = blocking(move || {
+        let started = hub.start(game, limits, multipv, tx);
+        if let Ok((id, _)) = &started {
+            hold.started(&hub, *id);
+        }
+        started
+    })
+    .await?
+    .map_err(|e| ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, "engine", e))?;
     let start = json!({
         "search": id.0,
         "side": side,
@@ -442,11 +504,9 @@ pub async fn analyse(
     });
     let streaming = Streaming {
         rx,
-        guard: StopOnDrop {
-            hub: state.hub.clone(),
-            id,
-            finished: false,
-        },
+        guard,
+        id,
+        cap: Some(tokio::time::Instant::now() + Duration::from_millis(MAX_TIME_MS)),
         stopped,
         tick: tokio::time::interval_at(
             tokio::time::Instant::now() + PROGRESS_EVERY,
