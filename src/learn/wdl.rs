@@ -35,12 +35,7 @@ pub struct Label {
 
 impl Label {
     fn inputs(&self) -> WdlInputs {
-        let x = f64::from(self.score);
-        WdlInputs {
-            defenders_view: if self.side == Side::Defenders { x } else { -x },
-            side_to_move: self.side,
-            ply: self.ply,
-        }
+        WdlInputs::of(self.score, self.side, self.ply)
     }
 
     fn proven(&self) -> bool {
@@ -570,21 +565,22 @@ fn mean_outcome(labels: &[&Label]) -> f64 {
     labels.iter().map(|l| l.outcome()).sum::<f64>() / labels.len().max(1) as f64
 }
 
-/// Reads the label files and fits the score-only and the full model on
-/// every game; measures them by cross-validation over whole games, beside
-/// the embedded model and the naive reading.
-pub fn run_fit(cfg: &FitConfig) -> Result<FitReport, String> {
-    if !(2..=20).contains(&cfg.folds) {
-        return Err(format!("--folds must be 2 to 20, not {}", cfg.folds));
-    }
-    if cfg.labels.is_empty() {
-        return Err("no label files".into());
-    }
+/// Label files read together: one board family, one budget.
+struct LabelSet {
+    family: Family,
+    rules_text: String,
+    budget: String,
+    labelled_by: Vec<String>,
+    labels: Vec<Label>,
+}
+
+/// Reads label files, refusing a mix of families or budgets.
+fn read_label_set(paths: &[String]) -> Result<LabelSet, String> {
     let mut all = Vec::new();
     let mut labelled_by = Vec::new();
     let (mut family, mut rules_text, mut budget): (Option<Family>, String, String) =
         (None, String::new(), String::new());
-    for (i, path) in cfg.labels.iter().enumerate() {
+    for (i, path) in paths.iter().enumerate() {
         let f = read_labels(path, i)?;
         let rules: Rules = rules_from_text(&f.rules_text).map_err(|e| format!("{path}: {e}"))?;
         let fam = Family::of(&rules);
@@ -608,11 +604,18 @@ pub fn run_fit(cfg: &FitConfig) -> Result<FitReport, String> {
         }
         all.extend(f.labels);
     }
-    let family = family.ok_or("no label files")?;
-    let labels: Vec<&Label> = all.iter().collect();
-    if labels.is_empty() {
-        return Err("no positions to fit".into());
-    }
+    Ok(LabelSet {
+        family: family.ok_or("no label files")?,
+        rules_text,
+        budget,
+        labelled_by,
+        labels: all,
+    })
+}
+
+/// The games among the labels, and their results: attackers, defenders,
+/// draws.
+fn count_games(labels: &[&Label]) -> (usize, [usize; 3]) {
     let mut games: Vec<((usize, u32), GameResult)> =
         labels.iter().map(|l| (l.game, l.result)).collect();
     games.sort_by_key(|g| g.0);
@@ -625,6 +628,26 @@ pub fn run_fit(cfg: &FitConfig) -> Result<FitReport, String> {
             GameResult::Draw => 2,
         }] += 1;
     }
+    (games.len(), results)
+}
+
+/// Reads the label files and fits the score-only and the full model on
+/// every game; measures them by cross-validation over whole games, beside
+/// the embedded model and the naive reading.
+pub fn run_fit(cfg: &FitConfig) -> Result<FitReport, String> {
+    if !(2..=20).contains(&cfg.folds) {
+        return Err(format!("--folds must be 2 to 20, not {}", cfg.folds));
+    }
+    if cfg.labels.is_empty() {
+        return Err("no label files".into());
+    }
+    let set = read_label_set(&cfg.labels)?;
+    let labels: Vec<&Label> = set.labels.iter().collect();
+    if labels.is_empty() {
+        return Err("no positions to fit".into());
+    }
+    let (games, results) = count_games(&labels);
+    let family = set.family;
     // Out-of-fold predictions: each fold by the models fitted on the rest.
     let (mut naive, mut embedded_held, mut score_held, mut full_held) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -665,25 +688,81 @@ pub fn run_fit(cfg: &FitConfig) -> Result<FitReport, String> {
     Ok(FitReport {
         chosen,
         family,
-        rules_text,
-        budget,
-        labelled_by,
+        rules_text: set.rules_text,
+        budget: set.budget,
+        labelled_by: set.labelled_by,
         positions: labels.len(),
-        games: games.len(),
+        games,
         base,
         results,
         models,
     })
 }
 
-/// A reliability diagram: predicted against observed, one dot a bin (its
-/// area the bin's share), for each model named; the diagonal is perfect.
+/// The diagram's size and margin, in pixels.
+const SVG_SIZE: f64 = 520.0;
+const SVG_MARGIN: f64 = 60.0;
+
+/// A reliability diagram: predicted against observed, one dot a bin (the
+/// bins hold equal counts), a line per model named; the diagonal is
+/// perfect.
 pub fn reliability_svg(title: &str, curves: &[(&str, &Calibration)]) -> String {
-    let (w, h, m) = (520.0, 520.0, 60.0);
-    let side = w - 2.0 * m;
+    let (h, m) = (SVG_SIZE, SVG_MARGIN);
+    let side = SVG_SIZE - 2.0 * m;
     let x = |p: f64| m + p * side;
     let y = |p: f64| h - m - p * side;
     let colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
+    let mut s = svg_frame(title);
+    for (i, (name, c)) in curves.iter().enumerate() {
+        let colour = colours[i % colours.len()];
+        let total = c.positions.max(1) as f64;
+        let points: Vec<String> = c
+            .bins
+            .iter()
+            .map(|b| format!("{:.1},{:.1}", x(b.0), y(b.1)))
+            .collect();
+        let _ = writeln!(
+            s,
+            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="1.5"/>"#,
+            points.join(" ")
+        );
+        for b in &c.bins {
+            // Equal-count bins: every dot weighs the same.
+            let r = if b.2 as f64 >= total / c.bins.len().max(1) as f64 / 2.0 {
+                5.0
+            } else {
+                3.0
+            };
+            let _ = writeln!(
+                s,
+                r#"<circle cx="{:.1}" cy="{:.1}" r="{r:.1}" fill="{colour}" fill-opacity="0.35" stroke="{colour}"/>"#,
+                x(b.0),
+                y(b.1)
+            );
+        }
+        let ly = m + 10.0 + 20.0 * i as f64;
+        let _ = writeln!(
+            s,
+            r#"<rect x="{}" y="{}" width="12" height="12" fill="{colour}"/><text x="{}" y="{}">{} (calibration error {:.3}, Brier skill {:.3})</text>"#,
+            m + 8.0,
+            ly - 10.0,
+            m + 26.0,
+            ly,
+            escape(name),
+            c.calibration_error,
+            c.skill
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The diagram's page: title, grid, axes and their labels, the diagonal.
+fn svg_frame(title: &str) -> String {
+    let (w, h, m) = (SVG_SIZE, SVG_SIZE, SVG_MARGIN);
+    let side = w - 2.0 * m;
+    let x = |p: f64| m + p * side;
+    let y = |p: f64| h - m - p * side;
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -741,47 +820,6 @@ pub fn reliability_svg(title: &str, curves: &[(&str, &Calibration)]) -> String {
         h / 2.0,
         h / 2.0
     );
-    for (i, (name, c)) in curves.iter().enumerate() {
-        let colour = colours[i % colours.len()];
-        let total = c.positions.max(1) as f64;
-        let points: Vec<String> = c
-            .bins
-            .iter()
-            .map(|b| format!("{:.1},{:.1}", x(b.0), y(b.1)))
-            .collect();
-        let _ = writeln!(
-            s,
-            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="1.5"/>"#,
-            points.join(" ")
-        );
-        for b in &c.bins {
-            // Equal-count bins: every dot weighs the same.
-            let r = if b.2 as f64 >= total / c.bins.len().max(1) as f64 / 2.0 {
-                5.0
-            } else {
-                3.0
-            };
-            let _ = writeln!(
-                s,
-                r#"<circle cx="{:.1}" cy="{:.1}" r="{r:.1}" fill="{colour}" fill-opacity="0.35" stroke="{colour}"/>"#,
-                x(b.0),
-                y(b.1)
-            );
-        }
-        let ly = m + 10.0 + 20.0 * i as f64;
-        let _ = writeln!(
-            s,
-            r#"<rect x="{}" y="{}" width="12" height="12" fill="{colour}"/><text x="{}" y="{}">{} (calibration error {:.3}, Brier skill {:.3})</text>"#,
-            m + 8.0,
-            ly - 10.0,
-            m + 26.0,
-            ly,
-            escape(name),
-            c.calibration_error,
-            c.skill
-        );
-    }
-    s.push_str("</svg>\n");
     s
 }
 

@@ -64,12 +64,16 @@ pub struct WdlInputs {
 impl WdlInputs {
     /// The inputs of a (non-proven) score for the side to move of `pos`.
     pub fn new(score_for_side_to_move: i32, pos: &Position) -> WdlInputs {
-        let side = pos.side_to_move();
+        WdlInputs::of(score_for_side_to_move, pos.side_to_move(), pos.ply)
+    }
+
+    /// The inputs of a score for `side`, to move at `ply`.
+    pub fn of(score_for_side_to_move: i32, side: Side, ply: u32) -> WdlInputs {
         let x = f64::from(score_for_side_to_move);
         WdlInputs {
             defenders_view: if side == Side::Defenders { x } else { -x },
             side_to_move: side,
-            ply: pos.ply,
+            ply,
         }
     }
 

@@ -280,7 +280,7 @@ pub fn wdl_json(wdl: Wdl) -> Value {
     json!([wdl.win, wdl.draw, wdl.loss])
 }
 
-fn moves_json(moves: &[crate::rules::Move]) -> Vec<String> {
+pub(super) fn moves_json(moves: &[crate::rules::Move]) -> Vec<String> {
     moves.iter().map(|m| m.to_string()).collect()
 }
 
@@ -333,7 +333,7 @@ fn bestmove_json(result: &SearchResult, stopped: bool) -> Value {
     })
 }
 
-fn event(name: &str, data: &Value) -> Event {
+pub(super) fn event(name: &str, data: &Value) -> Event {
     Event::default().event(name).data(data.to_string())
 }
 

@@ -7,7 +7,7 @@
 //! the judged moves and each side's figures. A review ends when its client
 //! goes; a newer review or search stops it.
 
-use super::analysis::{score_json, wdl_json, MAX_TIME_MS};
+use super::analysis::{event, moves_json, score_json, wdl_json, MAX_TIME_MS};
 use super::api::{blocking, parse_game_body, ApiError, MAX_MOVES};
 use super::AppState;
 use crate::review::{self, Budget, Judged, MoveReview, SideSummary, STANDARD_BUDGET};
@@ -93,10 +93,6 @@ enum Message {
     Done(Result<Option<review::Review>, String>),
 }
 
-fn moves_json(moves: &[Move]) -> Vec<String> {
-    moves.iter().map(|m| m.to_string()).collect()
-}
-
 fn position_json(index: usize, j: &Judged) -> Value {
     json!({
         "index": index,
@@ -135,10 +131,6 @@ fn side_json(s: &SideSummary) -> Value {
         "average_loss": s.average_loss,
         "accuracy": s.accuracy,
     })
-}
-
-fn event(name: &str, data: &Value) -> Event {
-    Event::default().event(name).data(data.to_string())
 }
 
 /// Stops the review when the stream is dropped (its client went away).
