@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::server::{get, post, request, Server};
+use common::server::{cpu_seconds, get, post, request, Server};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
@@ -295,15 +295,6 @@ fn one_engine_one_search_at_a_time() {
     });
 }
 
-/// The CPU seconds a process has used (Linux `/proc`; `None` elsewhere).
-fn cpu_seconds(pid: u32) -> Option<f64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let after = stat.rsplit_once(')')?.1;
-    let fields: Vec<&str> = after.split_whitespace().collect();
-    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
-}
-
 #[test]
 fn a_review_streams_every_position_and_gives_the_same_verdicts_twice() {
     let server = Server::start(&["--threads", "2"]);
@@ -429,6 +420,12 @@ fn an_analysis_dropped_while_it_starts_leaves_no_search() {
         wait_until(&format!("no search after a drop at {delay} ms"), || {
             !searching(&server.addr)
         });
+    }
+    // And the process is idle: no search runs unseen by /api/info.
+    if let Some(before) = cpu_seconds(server.pid()) {
+        std::thread::sleep(Duration::from_secs(1));
+        let idle = cpu_seconds(server.pid()).unwrap() - before;
+        assert!(idle < 0.3, "{idle:.2} CPU s in a second with no client");
     }
 }
 

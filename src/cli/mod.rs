@@ -92,6 +92,19 @@ pub struct ServeArgs {
     /// Open the page in the desktop's browser.
     #[arg(long)]
     pub open: bool,
+    /// The token every request must carry (the printed URL has it). One is
+    /// made up at start when the server listens on anything but loopback.
+    #[arg(long, env = "KONAKIS_TOKEN", conflicts_with = "no_token")]
+    pub token: Option<String>,
+    /// No token: accepted only with a loopback --host.
+    #[arg(long)]
+    pub no_token: bool,
+    /// How long a client may take to send a request's headers, in ms.
+    #[arg(long, default_value_t = 10_000, hide = true, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub header_timeout_ms: u64,
+    /// How long a client may take to send a request's body, in ms.
+    #[arg(long, default_value_t = 20_000, hide = true, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub body_timeout_ms: u64,
 }
 
 /// `konakis serve`.
@@ -106,6 +119,13 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), String> {
         threads,
         hash_mib: args.hash as usize,
         open: args.open,
+        token: match (&args.token, args.no_token) {
+            (Some(t), _) => crate::serve::TokenChoice::Given(t.clone()),
+            (None, true) => crate::serve::TokenChoice::None,
+            (None, false) => crate::serve::TokenChoice::Default,
+        },
+        header_timeout: std::time::Duration::from_millis(args.header_timeout_ms),
+        body_timeout: std::time::Duration::from_millis(args.body_timeout_ms),
     })
 }
 

@@ -6,10 +6,11 @@
 //! `progress` twice a second, then one `bestmove`.
 
 use super::api::{blocking, parse_body, parse_game_body, ApiError, GameSpec};
+use super::hub::{ClientId, NotStarted, Ticket, WorkGuard};
 use super::AppState;
 use crate::play::HostClock;
-use crate::rules::Side;
-use crate::search::{Engine, Info, Limits, Score, SearchId, SearchResult, Wdl};
+use crate::rules::{Game, Side};
+use crate::search::{Info, Limits, Score, SearchId, SearchResult, Wdl};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
@@ -20,10 +21,9 @@ use futures_util::stream::{self, Stream, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 
 /// The most lines a search may show.
 pub const MAX_MULTIPV: usize = 5;
@@ -42,121 +42,8 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(500);
 /// What the engine tells a stream.
 enum Message {
     Info(Info),
-    Done(SearchResult),
-}
-
-/// The one engine, and the search it runs now with the flag that says it
-/// was asked to stop (by `/api/stop`, a newer search or its client).
-pub struct Hub {
-    engine: Mutex<Engine>,
-    current: Mutex<Option<(SearchId, Arc<AtomicBool>)>>,
-    /// The stop flag of the review running now (`/api/review`): a search
-    /// or a newer review sets it, so the cores serve one thing at a time.
-    review: Mutex<Option<Arc<AtomicBool>>>,
-}
-
-impl Hub {
-    pub fn new(engine: Engine) -> Hub {
-        Hub {
-            engine: Mutex::new(engine),
-            current: Mutex::new(None),
-            review: Mutex::new(None),
-        }
-    }
-
-    /// Stops the running search and review, and makes the stop flag of a
-    /// new review; with the searchers it may run at once (the engine's
-    /// threads). Blocks like [`Hub::stop`]: call off the runtime.
-    pub fn start_review(&self) -> (Arc<AtomicBool>, usize) {
-        self.stop(None);
-        let flag = Arc::new(AtomicBool::new(false));
-        if let Some(old) = self.review_slot().replace(flag.clone()) {
-            old.store(true, Ordering::Relaxed);
-        }
-        (flag, self.engine().settings().threads)
-    }
-
-    fn review_slot(&self) -> MutexGuard<'_, Option<Arc<AtomicBool>>> {
-        self.review.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// The engine, locked. Locks are taken engine first, then `current`.
-    fn engine(&self) -> MutexGuard<'_, Engine> {
-        self.engine.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn current(&self) -> MutexGuard<'_, Option<(SearchId, Arc<AtomicBool>)>> {
-        self.current.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Threads and hash MiB of the engine, and whether it searches now.
-    pub fn engine_state(&self) -> (usize, usize, bool) {
-        let engine = self.engine();
-        (
-            engine.settings().threads,
-            engine.settings().hash_mib,
-            engine.current_search().is_some(),
-        )
-    }
-
-    /// Starts a search of `game`, stopping the one running. Blocks until
-    /// the older search has unwound (milliseconds): call off the runtime.
-    fn start(
-        &self,
-        game: crate::rules::Game,
-        limits: Limits,
-        multipv: usize,
-        tx: UnboundedSender<Message>,
-    ) -> Result<(SearchId, Arc<AtomicBool>), String> {
-        let mut engine = self.engine();
-        if let Some((_, stopped)) = self.current().take() {
-            stopped.store(true, Ordering::Relaxed);
-        }
-        if let Some(review) = self.review_slot().take() {
-            review.store(true, Ordering::Relaxed);
-        }
-        engine.set_game(game);
-        engine.set_option("MultiPV", Some(&multipv.to_string()))?;
-        let info_tx = tx.clone();
-        let id = engine.go(
-            limits,
-            Box::new(move |info| {
-                let _ = info_tx.send(Message::Info(info.clone()));
-            }),
-            Box::new(move |result| {
-                let _ = tx.send(Message::Done(result.clone()));
-            }),
-        )?;
-        let stopped = Arc::new(AtomicBool::new(false));
-        *self.current() = Some((id, stopped.clone()));
-        Ok((id, stopped))
-    }
-
-    /// Stops the running search (only if it is `id`, when given); whether
-    /// one was stopped.
-    fn stop(&self, id: Option<SearchId>) -> bool {
-        let engine = self.engine();
-        let current = self.current();
-        match current.as_ref() {
-            Some((running, stopped))
-                if id.is_none_or(|id| id == *running)
-                    && engine.current_search() == Some(*running) =>
-            {
-                stopped.store(true, Ordering::Relaxed);
-                engine.stop_search(*running);
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Nodes and time of the search `id`, while it runs.
-    fn progress(&self, id: SearchId) -> Option<(u64, Duration)> {
-        self.engine()
-            .progress()
-            .filter(|(running, _, _)| *running == id)
-            .map(|(_, nodes, time)| (nodes, time))
-    }
+    /// The result, and whether the search was stopped before its limits.
+    Done(SearchResult, bool),
 }
 
 #[derive(Deserialize)]
@@ -209,7 +96,13 @@ impl AnalyseRequest {
             limits.move_time = Some(Duration::from_millis(range("movetime", ms, MAX_TIME_MS)?));
         }
         if let Some(d) = self.depth {
-            limits.depth = Some(range("depth", d.max(0) as u64, MAX_DEPTH as u64)? as i32);
+            if !(1..=MAX_DEPTH).contains(&d) {
+                return Err(ApiError::bad(
+                    "bad-limit",
+                    format!("depth must be 1 to {MAX_DEPTH}, not {d}"),
+                ));
+            }
+            limits.depth = Some(d);
         }
         if let Some(n) = self.nodes {
             limits.nodes = Some(range("nodes", n, MAX_NODES)?);
@@ -337,127 +230,172 @@ pub(super) fn event(name: &str, data: &Value) -> Event {
     Event::default().event(name).data(data.to_string())
 }
 
-/// A request's hold on its search, from the moment the request is
-/// accepted: dropped before the search ended (the client went away, even
-/// while the search was still starting), it stops the search.
-struct SearchGuard {
-    hub: Arc<Hub>,
-    hold: Arc<Hold>,
+/// What a search request asked for, checked.
+struct Job {
+    client: ClientId,
+    game: Game,
+    limits: Limits,
+    multipv: usize,
+    /// The `start` event's fields known before the search starts.
+    start: Value,
 }
 
-/// What the guard and the code starting the search share.
-#[derive(Default)]
-struct Hold {
-    /// The search, once started.
-    id: Mutex<Option<SearchId>>,
-    /// The request was dropped.
-    gone: AtomicBool,
-    /// The search ended: nothing to stop.
-    finished: AtomicBool,
-}
-
-impl Hold {
-    /// Records the started search; stops it at once if its client has
-    /// already gone (whichever of this and the guard's drop comes second
-    /// sees the other).
-    fn started(&self, hub: &Hub, id: SearchId) {
-        *self.id.lock().unwrap_or_else(|e| e.into_inner()) = Some(id);
-        if self.gone.load(Ordering::SeqCst) {
-            hub.stop(Some(id));
-        }
-    }
-
-    fn id(&self) -> Option<SearchId> {
-        *self.id.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-impl SearchGuard {
-    fn new(hub: Arc<Hub>) -> SearchGuard {
-        SearchGuard {
-            hub,
-            hold: Arc::new(Hold::default()),
-        }
-    }
-}
-
-impl Drop for SearchGuard {
-    fn drop(&mut self) {
-        self.hold.gone.store(true, Ordering::SeqCst);
-        if self.hold.finished.load(Ordering::SeqCst) {
-            return;
-        }
-        let Some(id) = self.hold.id() else {
-            return;
-        };
-        let hub = self.hub.clone();
-        // Off the runtime: the engine's lock may be held while a search unwinds.
-        match tokio::runtime::Handle::try_current() {
-            Ok(rt) => {
-                rt.spawn_blocking(move || hub.stop(Some(id)));
-            }
-            Err(_) => {
-                hub.stop(Some(id));
-            }
-        }
-    }
+/// A search stream's stages: waiting for the cores, then streaming.
+enum Stage {
+    Begin(WorkGuard, Job),
+    Queued(WorkGuard, Job),
+    Running(Box<Streaming>),
+    Done,
 }
 
 /// A search's stream: its engine messages and a progress tick.
 struct Streaming {
     rx: UnboundedReceiver<Message>,
-    guard: SearchGuard,
+    guard: WorkGuard,
+    ticket: Arc<Ticket>,
     id: SearchId,
-    stopped: Arc<AtomicBool>,
     tick: tokio::time::Interval,
     /// When the search is stopped whatever its limits (infinite ones too);
     /// `None` once it has been.
     cap: Option<tokio::time::Instant>,
 }
 
-fn search_events(start: Value, mut s: Streaming) -> impl Stream<Item = Result<Event, Infallible>> {
-    s.tick
-        .set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let first = stream::once(async move { Ok(event("start", &start)) });
-    let rest = stream::unfold(Some(s), |state| async move {
-        let mut s = state?;
-        loop {
-            tokio::select! {
-                message = s.rx.recv() => {
-                    return match message {
-                        Some(Message::Info(info)) => Some((Ok(event("info", &info_json(&info))), Some(s))),
-                        Some(Message::Done(result)) => {
-                            s.guard.hold.finished.store(true, Ordering::SeqCst);
-                            let stopped = s.stopped.load(Ordering::Relaxed);
-                            Some((Ok(event("bestmove", &bestmove_json(&result, stopped))), None))
-                        }
-                        None => None,
-                    };
+/// Claims the cores for `job` (waiting in the queue if another client's work holds them), stops the
+/// work it replaces and starts the search: its `start` event and stream,
+/// or the event that ends a search that never started.
+async fn begin(mut guard: WorkGuard, job: Job) -> Result<(Event, Streaming), Event> {
+    let hub = guard.hub().clone();
+    let (ticket, old) = hub.claim(&job.client, job.limits.infinite, || {}).await;
+    guard.hold(ticket.clone());
+    let (tx, rx) = unbounded_channel();
+    let info_tx = tx.clone();
+    let (done_hub, done_ticket) = (hub.clone(), ticket.clone());
+    let held = ticket.clone();
+    let Job {
+        game,
+        limits,
+        multipv,
+        mut start,
+        ..
+    } = job;
+    let started = blocking(move || {
+        if let Some(old) = old {
+            hub.halt(&old);
+        }
+        hub.start_search(
+            &ticket,
+            game,
+            limits,
+            multipv,
+            move |info| {
+                let _ = info_tx.send(Message::Info(info.clone()));
+            },
+            move |result| {
+                // Read before the cores are freed: a queued request then
+                // takes them and marks this ticket replaced.
+                let stopped = done_ticket.stopped();
+                done_hub.finish(&done_ticket);
+                let _ = tx.send(Message::Done(result.clone(), stopped));
+            },
+        )
+    })
+    .await;
+    let id = match started {
+        Ok(Ok(id)) => id,
+        Ok(Err(why)) => {
+            if let Some(t) = guard.ticket() {
+                guard.hub().finish(t);
+            }
+            return Err(match why {
+                NotStarted::Replaced => event(
+                    "bestmove",
+                    &json!({ "search": null, "best": null, "stopped": true, "replaced": true }),
+                ),
+                NotStarted::Failed(e) => {
+                    event("error", &json!({ "error": "engine", "message": e }))
                 }
-                // Every search ends within the cap, infinite ones included;
-                // its stream then ends with its move.
-                _ = sleep_until_cap(s.cap) => {
-                    s.cap = None;
-                    let (hub, id) = (s.guard.hub.clone(), s.id);
-                    let _ = tokio::task::spawn_blocking(move || hub.stop(Some(id))).await;
-                }
-                _ = s.tick.tick() => {
-                    let hub = s.guard.hub.clone();
-                    let id = s.id;
-                    let progress = tokio::task::spawn_blocking(move || hub.progress(id))
-                        .await
-                        .ok()
-                        .flatten();
-                    if let Some((nodes, time)) = progress {
-                        let nps = (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64;
-                        let data = json!({ "nodes": nodes, "nps": nps, "time": time.as_millis() as u64 });
-                        return Some((Ok(event("progress", &data)), Some(s)));
+            });
+        }
+        Err(e) => return Err(event("error", &e.body())),
+    };
+    if let Some(map) = start.as_object_mut() {
+        map.insert("search".into(), json!(id.0));
+    }
+    let now = tokio::time::Instant::now();
+    let mut tick = tokio::time::interval_at(now + PROGRESS_EVERY, PROGRESS_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let streaming = Streaming {
+        rx,
+        guard,
+        ticket: held,
+        id,
+        cap: Some(now + Duration::from_millis(MAX_TIME_MS)),
+        tick,
+    };
+    Ok((event("start", &start), streaming))
+}
+
+/// The next event of a running search, or `None` once it has ended.
+async fn next_event(mut s: Box<Streaming>) -> Option<(Event, Stage)> {
+    loop {
+        tokio::select! {
+            message = s.rx.recv() => {
+                return match message? {
+                    Message::Info(info) => Some((event("info", &info_json(&info)), Stage::Running(s))),
+                    Message::Done(result, stopped) => {
+                        // Ended: nothing for the guard to stop.
+                        s.guard.release();
+                        Some((event("bestmove", &bestmove_json(&result, stopped)), Stage::Done))
                     }
+                };
+            }
+            // Every search ends within the cap, infinite ones included;
+            // its stream then ends with its move.
+            _ = sleep_until_cap(s.cap) => {
+                s.cap = None;
+                let (hub, ticket) = (s.guard.hub().clone(), s.ticket.clone());
+                let _ = tokio::task::spawn_blocking(move || hub.halt(&ticket)).await;
+            }
+            _ = s.tick.tick() => {
+                let hub = s.guard.hub().clone();
+                let id = s.id;
+                let progress = tokio::task::spawn_blocking(move || hub.progress(id))
+                    .await
+                    .ok()
+                    .flatten();
+                if let Some((nodes, time)) = progress {
+                    let nps = (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64;
+                    let data = json!({ "nodes": nodes, "nps": nps, "time": time.as_millis() as u64 });
+                    return Some((event("progress", &data), Stage::Running(s)));
                 }
             }
         }
-    });
-    first.chain(rest)
+    }
+}
+
+fn search_events(guard: WorkGuard, job: Job) -> impl Stream<Item = Result<Event, Infallible>> {
+    stream::unfold(Stage::Begin(guard, job), |stage| async move {
+        match stage {
+            Stage::Begin(guard, job) => {
+                let (busy, waiting) = guard.hub().busy();
+                if busy && guard.hub().would_wait(&job.client) {
+                    let data = json!({ "queued": true, "waiting": waiting + 1 });
+                    return Some((event("queued", &data), Stage::Queued(guard, job)));
+                }
+                Some(match begin(guard, job).await {
+                    Ok((start, s)) => (start, Stage::Running(Box::new(s))),
+                    Err(end) => (end, Stage::Done),
+                })
+            }
+            Stage::Queued(guard, job) => Some(match begin(guard, job).await {
+                Ok((start, s)) => (start, Stage::Running(Box::new(s))),
+                Err(end) => (end, Stage::Done),
+            }),
+            Stage::Running(s) => next_event(s).await,
+            Stage::Done => None,
+        }
+    })
+    .map(Ok)
 }
 
 /// Waits until the cap, or for ever once it has passed.
@@ -469,51 +407,34 @@ async fn sleep_until_cap(cap: Option<tokio::time::Instant>) {
 }
 
 /// `POST /api/analyse`: searches a position and streams the search's
-/// reports as Server-Sent Events.
+/// reports as Server-Sent Events. The request owns its search from the
+/// moment it is accepted: if it is dropped while queued or while the
+/// search starts, the search is stopped as soon as it has started.
 pub async fn analyse(
     State(state): State<AppState>,
+    client: ClientId,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let (spec, req): (GameSpec, AnalyseRequest) = parse_game_body(body)?;
     let limits = req.limits()?;
     let multipv = req.multipv()?;
-    let game = spec.game()?;
-    let side = game.side_to_move().name();
-    let legal = game.legal_moves().len();
-    let result = game.outcome().map(|o| o.to_string());
-    let (tx, rx) = unbounded_channel();
-    // From here the request owns its search: if it is dropped while the
-    // search starts, the search is stopped as soon as it has.
-    let guard = SearchGuard::new(state.hub.clone());
-    let (hub, hold) = (state.hub.clone(), guard.hold.clone());
-    let (id, stopped) = blocking(move || {
-        let started = hub.start(game, limits, multipv, tx);
-        if let Ok((id, _)) = &started {
-            hold.started(&hub, *id);
-        }
-        started
-    })
-    .await?
-    .map_err(|e| ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, "engine", e))?;
+    let game = blocking(move || spec.game()).await??;
     let start = json!({
-        "search": id.0,
-        "side": side,
-        "legal": legal,
+        "search": null,
+        "side": game.side_to_move().name(),
+        "legal": game.legal_moves().len(),
         "multipv": multipv,
-        "result": result,
+        "result": game.outcome().map(|o| o.to_string()),
     });
-    let streaming = Streaming {
-        rx,
-        guard,
-        id,
-        cap: Some(tokio::time::Instant::now() + Duration::from_millis(MAX_TIME_MS)),
-        stopped,
-        tick: tokio::time::interval_at(
-            tokio::time::Instant::now() + PROGRESS_EVERY,
-            PROGRESS_EVERY,
-        ),
+    let job = Job {
+        client,
+        game,
+        limits,
+        multipv,
+        start,
     };
-    let sse = Sse::new(search_events(start, streaming))
+    let guard = WorkGuard::new(state.hub.clone());
+    let sse = Sse::new(search_events(guard, job))
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(1)));
     Ok(([("cache-control", "no-store")], sse).into_response())
 }
@@ -525,10 +446,11 @@ struct StopRequest {
     search: Option<u64>,
 }
 
-/// `POST /api/stop`: stops the running search (only `search`, when named);
-/// its stream ends with its best move.
+/// `POST /api/stop`: stops the caller's running search (only `search`,
+/// when named); its stream ends with its best move.
 pub async fn stop(
     State(state): State<AppState>,
+    client: ClientId,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let empty = matches!(&body, Ok(b) if b.iter().all(u8::is_ascii_whitespace));
@@ -538,8 +460,6 @@ pub async fn stop(
         parse_body(body)?
     };
     let hub = state.hub.clone();
-    let stopped = tokio::task::spawn_blocking(move || hub.stop(req.search.map(SearchId)))
-        .await
-        .unwrap_or(false);
+    let stopped = blocking(move || hub.stop_for(&client, req.search.map(SearchId))).await?;
     Ok(Json(json!({ "stopped": stopped })))
 }

@@ -44,6 +44,11 @@ impl ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, code, message)
     }
 
+    /// The JSON body.
+    pub fn body(&self) -> Value {
+        self.body.clone()
+    }
+
     /// Adds a detail field.
     fn with(mut self, key: &str, value: Value) -> ApiError {
         if let Some(map) = self.body.as_object_mut() {
@@ -94,10 +99,7 @@ pub fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> R
 pub fn parse_game_body<T: DeserializeOwned>(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(GameSpec, T), ApiError> {
-    let mut value: Value = parse_body(body)?;
-    let map = value
-        .as_object_mut()
-        .ok_or_else(|| ApiError::bad("bad-json", "the request body must be a JSON object"))?;
+    let UniqueObject(mut map) = parse_body(body)?;
     let mut game = serde_json::Map::new();
     for key in GameSpec::FIELDS {
         if let Some(v) = map.remove(key) {
@@ -111,8 +113,38 @@ pub fn parse_game_body<T: DeserializeOwned>(
         )
     };
     let spec = serde_json::from_value(Value::Object(game)).map_err(bad)?;
-    let rest = serde_json::from_value(value).map_err(bad)?;
+    let rest = serde_json::from_value(Value::Object(map)).map_err(bad)?;
     Ok((spec, rest))
+}
+
+/// A JSON object whose keys are all different: a request that names a
+/// field twice is refused, as the endpoints parsed by their types do.
+struct UniqueObject(serde_json::Map<String, Value>);
+
+impl<'de> Deserialize<'de> for UniqueObject {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UniqueObject;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut access: A,
+            ) -> Result<UniqueObject, A::Error> {
+                let mut map = serde_json::Map::new();
+                while let Some((key, value)) = access.next_entry::<String, Value>()? {
+                    if map.contains_key(&key) {
+                        return Err(serde::de::Error::custom(format!("duplicate field `{key}`")));
+                    }
+                    map.insert(key, value);
+                }
+                Ok(UniqueObject(map))
+            }
+        }
+        d.deserialize_map(Visitor)
+    }
 }
 
 /// The game a request names: every request that shows or searches a
@@ -282,9 +314,11 @@ pub fn game_json(game: &Game) -> Value {
 
 /// `GET /api/info`: who serves, with what.
 pub async fn info(State(state): State<AppState>) -> Json<Value> {
-    let (threads, hash, searching) = state.hub.engine_state();
+    let (searching, waiting) = state.hub.busy();
+    let (threads, hash) = (state.hub.threads(), state.hub.hash_mib());
     Json(json!({
         "searching": searching,
+        "queued": waiting,
         "name": crate::protocol::tei::ENGINE_NAME,
         "version": env!("CARGO_PKG_VERSION"),
         "threads": threads,
@@ -406,6 +440,11 @@ fn imported(index: usize, g: &FileGame, preferred: Option<&Rules>) -> Result<Imp
 
 /// `POST /api/import`: the games of a record file, each replayed.
 pub async fn import(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+    // Up to 8 MiB of records: parsed and replayed off the runtime.
+    blocking(move || import_games(body)).await?
+}
+
+fn import_games(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
     let req: ImportRequest = parse_body(body)?;
     let preferred = match req.variant.as_deref() {
         Some(v) => Some(
@@ -552,6 +591,15 @@ pub async fn export(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, 
         }
     };
     Ok(Json(json!({ "format": req.format, "text": text })))
+}
+
+/// A method the path does not take.
+pub async fn method_not_allowed(method: axum::http::Method) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method-not-allowed",
+        format!("this path does not take {method} (see docs/http-api.md)"),
+    )
 }
 
 /// Any other `/api/…` path.

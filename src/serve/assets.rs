@@ -54,7 +54,7 @@ const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self' 'u
 /// Serves a file of the page (`/` is the page itself).
 pub async fn serve(method: Method, uri: Uri) -> Response {
     if method != Method::GET && method != Method::HEAD {
-        return (StatusCode::METHOD_NOT_ALLOWED, "only GET serves files\n").into_response();
+        return super::api::method_not_allowed(method).await.into_response();
     }
     let path = match uri.path() {
         "/" | "" => "/index.html",
@@ -73,6 +73,11 @@ pub async fn serve(method: Method, uri: Uri) -> Response {
             *body,
         )
             .into_response(),
-        None => (StatusCode::NOT_FOUND, format!("no such page: {path}\n")).into_response(),
+        None => super::api::ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not-found",
+            "no such page: the board is at /",
+        )
+        .into_response(),
     }
 }

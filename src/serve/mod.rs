@@ -9,27 +9,32 @@
 //! [`Engine`](crate::search::Engine) (`analysis.rs`), whose streams are
 //! Server-Sent Events.
 //!
-//! Safety: it binds to 127.0.0.1 unless told otherwise; every request's
-//! `Host` must name this server (a guard against DNS rebinding), and every
-//! request that changes state (any `POST`) must come from the page's own
-//! origin when it names one; bodies, games, MultiPV, time and depth are
-//! capped; bad input gets a 4xx with a JSON error.
+//! Safety: it binds to 127.0.0.1 unless told otherwise, and on any other
+//! address every request must carry a token (printed in the URL at start);
+//! every request's `Host` must name this server (a guard against DNS
+//! rebinding), and every request that changes state (any `POST`) must come
+//! from the page's own origin when it names one. Connections are capped in
+//! number and in the time their headers and bodies may take; bodies,
+//! games, MultiPV, time and depth are capped; bad input gets a 4xx with a
+//! JSON error. Clients share the cores by the rules in `hub.rs`.
 
 mod analysis;
 mod api;
 mod assets;
+mod hub;
 mod review;
 
 use crate::search::Engine;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{header, Method, Request, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, Request, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// What `konakis serve` was asked for.
 #[derive(Clone, Debug)]
@@ -40,18 +45,94 @@ pub struct ServeConfig {
     pub hash_mib: usize,
     /// Open the page in the desktop's browser once listening.
     pub open: bool,
+    pub token: TokenChoice,
+    /// How long a client may take to send a request's headers (and how
+    /// long an idle kept-alive connection stays open).
+    pub header_timeout: Duration,
+    /// How long a client may take to send a request's body.
+    pub body_timeout: Duration,
+}
+
+/// Whether requests must carry a token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenChoice {
+    /// None on loopback; one made up at start on any other address.
+    Default,
+    /// This one, on any address.
+    Given(String),
+    /// None: refused unless the address is loopback.
+    None,
 }
 
 /// The largest request body, but for imports.
 pub const MAX_BODY: usize = 256 * 1024;
 /// The largest import (a file of many games).
 pub const MAX_IMPORT_BODY: usize = 8 * 1024 * 1024;
+/// The most connections served at once; more wait to be accepted.
+pub const MAX_CONNECTIONS: usize = 128;
+/// The longest request target and the most header bytes answered with a
+/// JSON error; hyper closes connections whose head passes `MAX_HEAD`.
+const MAX_URI: usize = 8 * 1024;
+const MAX_HEADER_BYTES: usize = 32 * 1024;
+const MAX_HEAD: usize = 64 * 1024;
+/// The cookie that carries the token once the page was opened with it.
+const TOKEN_COOKIE: &str = "konakis_token";
 
 /// What every handler shares: the one engine and who may call.
 #[derive(Clone)]
 pub(crate) struct AppState {
-    hub: Arc<analysis::Hub>,
+    hub: Arc<hub::Hub>,
     guard: Arc<HostGuard>,
+    /// The token every request must carry, if any.
+    token: Option<Arc<str>>,
+    body_timeout: Duration,
+}
+
+/// The value of the cookie `name`, if the request sends it.
+pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_string())
+}
+
+/// Compares secrets in a time that does not depend on where they differ.
+fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// Where a request carries a token: `Authorization: Bearer`, the cookie,
+/// or `?token=` (which the page's first load has).
+fn token_of(request: &Request<Body>) -> Option<(String, bool)> {
+    let headers = request.headers();
+    if let Some(bearer) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+    {
+        return Some((bearer.trim().to_string(), false));
+    }
+    if let Some(query) = request.uri().query() {
+        if let Some(t) = query.split('&').find_map(|p| p.strip_prefix("token=")) {
+            return Some((t.to_string(), true));
+        }
+    }
+    cookie(headers, TOKEN_COOKIE).map(|t| (t, false))
+}
+
+/// A fresh random token or client id: 128 bits in hex.
+fn random_hex() -> String {
+    use rand::Rng;
+    let bits: u128 = rand::thread_rng().gen();
+    format!("{bits:032x}")
 }
 
 /// Which `Host` and `Origin` headers name this server.
@@ -89,13 +170,58 @@ impl HostGuard {
     }
 }
 
-/// Refuses requests that do not name this server, and state-changing
-/// requests from another origin, before any handler sees them.
-async fn check_origin(
+/// Every request passes here before any handler: its size, its `Host`,
+/// its token and its origin are checked, its body is read within the
+/// body timeout, and every answer is marked `nosniff`.
+async fn guard_request(
     State(state): State<AppState>,
     request: Request<Body>,
     next: Next,
 ) -> Response {
+    let mut response = match check_request(&state, request).await {
+        Ok((request, set_cookies)) => {
+            let mut response = next.run(request).await;
+            for value in set_cookies {
+                if let Ok(v) = HeaderValue::from_str(&value) {
+                    response.headers_mut().append(header::SET_COOKIE, v);
+                }
+            }
+            response
+        }
+        Err(e) => e.into_response(),
+    };
+    response.headers_mut().insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
+/// The checks of [`guard_request`]: the request with its body read, and
+/// the cookies its answer sets (the token's, a new page's client id).
+async fn check_request(
+    state: &AppState,
+    request: Request<Body>,
+) -> Result<(Request<Body>, Vec<String>), api::ApiError> {
+    if request.uri().to_string().len() > MAX_URI {
+        return Err(api::ApiError::new(
+            StatusCode::URI_TOO_LONG,
+            "uri-too-long",
+            format!("the request target is longer than {MAX_URI} bytes"),
+        ));
+    }
+    let head_bytes: usize = request
+        .headers()
+        .iter()
+        .map(|(k, v)| k.as_str().len() + v.len() + 4)
+        .sum();
+    if head_bytes > MAX_HEADER_BYTES {
+        return Err(api::ApiError::new(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            "headers-too-large",
+            format!("the request's headers are longer than {MAX_HEADER_BYTES} bytes"),
+        ));
+    }
     let headers = request.headers();
     let text = |name| {
         headers
@@ -104,28 +230,110 @@ async fn check_origin(
     };
     let host = text(header::HOST).unwrap_or_default();
     if !state.guard.allows_host(&host) {
-        return api::ApiError::new(
+        return Err(api::ApiError::new(
             StatusCode::FORBIDDEN,
             "forbidden-host",
             format!("Host '{host}' does not name this server; open the page at the address `konakis serve` printed"),
-        )
-        .into_response();
+        ));
+    }
+    let mut set_cookies = Vec::new();
+    if let Some(token) = &state.token {
+        match token_of(&request) {
+            Some((given, from_query)) if same_secret(&given, token) => {
+                if from_query {
+                    set_cookies.push(format!(
+                        "{TOKEN_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict"
+                    ));
+                }
+            }
+            _ => {
+                return Err(api::ApiError::new(
+                    StatusCode::UNAUTHORIZED,
+                    "unauthorized",
+                    "this server needs its token: open the URL `konakis serve` printed (it ends in ?token=…), or send `Authorization: Bearer <token>`",
+                ))
+            }
+        }
     }
     let changes_state = request.method() != Method::GET && request.method() != Method::HEAD;
     let upgrade = headers.contains_key(header::UPGRADE);
     if changes_state || upgrade {
         if let Some(origin) = text(header::ORIGIN) {
             if !state.guard.allows_origin(&origin, &host) {
-                return api::ApiError::new(
+                return Err(api::ApiError::new(
                     StatusCode::FORBIDDEN,
                     "forbidden-origin",
                     format!("requests from the origin '{origin}' are refused"),
-                )
-                .into_response();
+                ));
             }
         }
     }
-    next.run(request).await
+    let page = matches!(request.uri().path(), "/" | "/index.html");
+    if page && hub::client_of(headers).is_none() {
+        set_cookies.push(format!(
+            "{}={}; Path=/; HttpOnly; SameSite=Strict",
+            hub::CLIENT_COOKIE,
+            random_hex()
+        ));
+    }
+    let request = if changes_state {
+        read_body(request, state.body_timeout).await?
+    } else {
+        request
+    };
+    Ok((request, set_cookies))
+}
+
+/// Reads a request's body within `timeout` and its size cap, so that no
+/// handler waits on a slow or absent body.
+async fn read_body(
+    request: Request<Body>,
+    timeout: Duration,
+) -> Result<Request<Body>, api::ApiError> {
+    let limit = if request.uri().path() == "/api/import" {
+        MAX_IMPORT_BODY
+    } else {
+        MAX_BODY
+    };
+    let too_large = || {
+        api::ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "body-too-large",
+            format!("the request body is larger than {limit} bytes"),
+        )
+    };
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    let (parts, body) = request.into_parts();
+    match tokio::time::timeout(timeout, axum::body::to_bytes(body, limit)).await {
+        Err(_) => Err(api::ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "body-timeout",
+            format!(
+                "the request body did not arrive within {} ms",
+                timeout.as_millis()
+            ),
+        )),
+        Ok(Err(e)) => {
+            let length_limit = std::error::Error::source(&e)
+                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
+            if length_limit {
+                Err(too_large())
+            } else {
+                Err(api::ApiError::bad(
+                    "bad-body",
+                    format!("the request body could not be read: {e}"),
+                ))
+            }
+        }
+        Ok(Ok(bytes)) => Ok(Request::from_parts(parts, Body::from(bytes))),
+    }
 }
 
 /// The routes: the page, its assets, and the API.
@@ -147,16 +355,37 @@ fn router(state: AppState) -> Router {
         .merge(import)
         .route("/api/{*rest}", axum::routing::any(api::not_found))
         .fallback(assets::serve)
+        .method_not_allowed_fallback(api::method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            check_origin,
+            guard_request,
         ))
         .with_state(state)
 }
 
 /// Starts the server and serves until the process ends. Prints the URL
-/// (with the port the system chose for `--port 0`) once it listens.
+/// (with the port the system chose for `--port 0`, and the token if one
+/// is needed) once it listens.
 pub fn run(config: &ServeConfig) -> Result<(), String> {
+    let ip: IpAddr = match config.host.as_str() {
+        "localhost" => IpAddr::from([127, 0, 0, 1]),
+        other => other.parse().map_err(|_| {
+            format!("--host '{other}' is not an IP address (say 127.0.0.1, 0.0.0.0 or ::1)")
+        })?,
+    };
+    let token: Option<Arc<str>> = match (&config.token, ip.is_loopback()) {
+        (TokenChoice::Given(t), _) if t.trim().is_empty() => {
+            return Err("--token is empty".into());
+        }
+        (TokenChoice::Given(t), _) => Some(t.trim().into()),
+        (TokenChoice::None, false) => {
+            return Err(format!(
+                "--no-token is refused on {ip}: anyone on the network could run searches on this machine; it is accepted only with a loopback --host"
+            ));
+        }
+        (TokenChoice::None, true) | (TokenChoice::Default, true) => None,
+        (TokenChoice::Default, false) => Some(random_hex().into()),
+    };
     let mut engine = Engine::new();
     engine.set_threads(config.threads)?;
     engine.set_hash(config.hash_mib)?;
@@ -165,45 +394,120 @@ pub fn run(config: &ServeConfig) -> Result<(), String> {
         .build()
         .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
     runtime.block_on(async move {
-        let ip: IpAddr = match config.host.as_str() {
-            "localhost" => IpAddr::from([127, 0, 0, 1]),
-            other => other.parse().map_err(|_| {
-                format!("--host '{other}' is not an IP address (say 127.0.0.1, 0.0.0.0 or ::1)")
-            })?,
-        };
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(ip, config.port))
             .await
             .map_err(|e| format!("cannot listen on {}:{}: {e}", config.host, config.port))?;
         let bound = listener
             .local_addr()
             .map_err(|e| format!("cannot read the bound address: {e}"))?;
-        let state = AppState {
-            hub: Arc::new(analysis::Hub::new(engine)),
-            guard: Arc::new(HostGuard { port: bound.port() }),
-        };
-        let shown = match bound.ip() {
-            ip if ip.is_unspecified() => format!("127.0.0.1:{}", bound.port()),
-            IpAddr::V6(v6) => format!("[{v6}]:{}", bound.port()),
-            IpAddr::V4(v4) => format!("{v4}:{}", bound.port()),
-        };
-        let url = format!("http://{shown}/");
+        let urls = urls(bound, token.as_deref());
         {
             use std::io::Write;
             let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "konakis serve: listening on {url}");
+            let _ = writeln!(out, "konakis serve: listening on {}", urls[0].1);
+            for (what, url) in &urls[1..] {
+                let _ = writeln!(out, "  {what}: {url}");
+            }
             let _ = writeln!(
                 out,
                 "Open it in a browser to play, analyse and review games; Ctrl-C stops the server."
             );
             let _ = out.flush();
         }
-        if config.open {
-            open_browser(&url);
+        if !bound.ip().is_loopback() {
+            eprintln!(
+                "konakis serve: warning: listening on {} is reachable from other machines; anyone with the token can run searches on this machine's cores",
+                bound.ip()
+            );
         }
-        axum::serve(listener, router(state))
-            .await
-            .map_err(|e| format!("the server stopped: {e}"))
+        if config.open {
+            open_browser(&urls[0].1);
+        }
+        let state = AppState {
+            hub: Arc::new(hub::Hub::new(engine)),
+            guard: Arc::new(HostGuard { port: bound.port() }),
+            token,
+            body_timeout: config.body_timeout,
+        };
+        serve_connections(listener, router(state), config.header_timeout).await;
+        Ok(())
     })
+}
+
+/// The URLs to print: the first is the one to open here; with a wildcard
+/// address, also this machine's address on its network (when it has one).
+fn urls(bound: SocketAddr, token: Option<&str>) -> Vec<(&'static str, String)> {
+    let query = token.map_or(String::new(), |t| format!("?token={t}"));
+    let url = |ip: IpAddr| match ip {
+        IpAddr::V6(v6) => format!("http://[{v6}]:{}/{query}", bound.port()),
+        IpAddr::V4(v4) => format!("http://{v4}:{}/{query}", bound.port()),
+    };
+    if !bound.ip().is_unspecified() {
+        return vec![("", url(bound.ip()))];
+    }
+    let local = if bound.is_ipv4() {
+        IpAddr::from([127, 0, 0, 1])
+    } else {
+        IpAddr::from(std::net::Ipv6Addr::LOCALHOST)
+    };
+    let mut list = vec![
+        ("", url(local)),
+        ("on every interface", format!("{bound} ({})", bound.ip())),
+    ];
+    if let Some(lan) = network_address(bound.is_ipv4()) {
+        list.push(("from other machines", url(lan)));
+    }
+    list
+}
+
+/// This machine's address on the network it would route to the internet
+/// by (no packet is sent: a UDP socket's connect only picks a route).
+fn network_address(v4: bool) -> Option<IpAddr> {
+    let (any, far): (SocketAddr, SocketAddr) = if v4 {
+        ("0.0.0.0:0".parse().ok()?, "192.0.2.1:9".parse().ok()?)
+    } else {
+        ("[::]:0".parse().ok()?, "[2001:db8::1]:9".parse().ok()?)
+    };
+    let socket = std::net::UdpSocket::bind(any).ok()?;
+    socket.connect(far).ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    (!ip.is_unspecified() && !ip.is_loopback()).then_some(ip)
+}
+
+/// Accepts connections, at most [`MAX_CONNECTIONS`] at once, each served
+/// by hyper with the header timeout; runs until the process ends.
+async fn serve_connections(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    header_timeout: Duration,
+) {
+    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(header_timeout)
+        .max_buf_size(MAX_HEAD)
+        .keep_alive(true);
+    loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return;
+        };
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(_) => {
+                // Out of file descriptors, or a connection reset before it
+                // was accepted: try again shortly.
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let connection = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+        tokio::spawn(async move {
+            let _ = connection.await;
+            drop(slot);
+        });
+    }
 }
 
 /// Asks the desktop to open `url`; says so if it cannot.

@@ -9,9 +9,10 @@
 
 use super::analysis::{event, moves_json, score_json, wdl_json, MAX_TIME_MS};
 use super::api::{blocking, parse_game_body, ApiError, MAX_MOVES};
+use super::hub::{ClientId, WorkGuard};
 use super::AppState;
 use crate::review::{self, Budget, Judged, MoveReview, SideSummary, STANDARD_BUDGET};
-use crate::rules::Move;
+use crate::rules::{Game, Move};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
@@ -133,94 +134,192 @@ fn side_json(s: &SideSummary) -> Value {
     })
 }
 
-/// Stops the review when the stream is dropped (its client went away).
-struct StopOnDrop(Arc<AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
 struct Streaming {
     rx: UnboundedReceiver<Message>,
-    _guard: StopOnDrop,
+    /// Holds the cores; dropped (the client went away), it stops the review.
+    _guard: WorkGuard,
+    stop: Arc<AtomicBool>,
     from: usize,
     total: usize,
     done: usize,
     started: Instant,
 }
 
-fn review_events(start: Value, s: Streaming) -> impl Stream<Item = Result<Event, Infallible>> {
-    let first = stream::once(async move { Ok(event("start", &start)) });
-    let rest = stream::unfold(Some(s), |state| async move {
-        let mut s = state?;
-        // Every review ends within the cap: past it, its searchers are
-        // told to stop and the stream says so.
-        let deadline =
-            tokio::time::Instant::from_std(s.started) + Duration::from_millis(MAX_TIME_MS);
-        let Ok(message) = tokio::time::timeout_at(deadline, s.rx.recv()).await else {
-            s._guard.0.store(true, Ordering::Relaxed);
-            let data = json!({ "stopped": true, "why": "the review ran past its cap of an hour" });
-            return Some((Ok(event("stopped", &data)), None));
-        };
-        match message? {
-            Message::Position(i, j) => {
-                s.done += 1;
-                let elapsed = s.started.elapsed();
-                let left = review::time_left(s.done, s.total, elapsed);
-                let mut data = position_json(s.from + i, &j);
-                if let Some(map) = data.as_object_mut() {
-                    map.insert("done".into(), json!(s.done));
-                    map.insert("total".into(), json!(s.total));
-                    map.insert("elapsed".into(), json!(elapsed.as_millis() as u64));
-                    map.insert("left".into(), json!(left.as_millis() as u64));
-                }
-                Some((Ok(event("position", &data)), Some(s)))
-            }
-            Message::Done(Ok(Some(r))) => {
-                let moves: Vec<Value> = r
-                    .moves
-                    .iter()
-                    .enumerate()
-                    .map(|(i, m)| move_json(s.from + i + 1, m))
-                    .collect();
-                let data = json!({
-                    "budget": r.budget.to_string(),
-                    "repeatable": r.budget.repeatable(),
-                    "moves": moves,
-                    "sides": {
-                        "attackers": side_json(&r.sides[0]),
-                        "defenders": side_json(&r.sides[1]),
-                    },
-                    "time": s.started.elapsed().as_millis() as u64,
-                });
-                Some((Ok(event("review", &data)), None))
-            }
-            Message::Done(Ok(None)) => {
-                let data = json!({ "stopped": true });
-                Some((Ok(event("stopped", &data)), None))
-            }
-            Message::Done(Err(e)) => {
-                let data = json!({ "error": "engine", "message": e });
-                Some((Ok(event("error", &data)), None))
-            }
+/// What a review request asked for, checked.
+struct Job {
+    client: ClientId,
+    start: Game,
+    line: Vec<Move>,
+    from: usize,
+    budget: Budget,
+}
+
+/// A review stream's stages: waiting for the cores, then streaming.
+enum Stage {
+    Begin(WorkGuard, Job),
+    Queued(WorkGuard, Job),
+    Running(Box<Streaming>),
+    Done,
+}
+
+/// Claims the cores (waiting in the queue if another client's work holds
+/// them), stops the work it replaces and starts the review's thread.
+async fn begin(mut guard: WorkGuard, job: Job) -> Result<(Event, Streaming), Event> {
+    let hub = guard.hub().clone();
+    let (ticket, old) = hub.claim(&job.client, false, || {}).await;
+    guard.hold(ticket.clone());
+    if let Some(old) = old {
+        let hub = hub.clone();
+        if let Err(e) = blocking(move || hub.halt(&old)).await {
+            return Err(event("error", &e.body()));
         }
+    }
+    let workers = hub.threads();
+    let (tx, rx) = unbounded_channel();
+    let Job {
+        start,
+        line,
+        from,
+        budget,
+        ..
+    } = job;
+    let total = line.len() + 1;
+    let flag = ticket.stop_flag();
+    let spawned = std::thread::Builder::new()
+        .name("konakis-review".into())
+        .spawn(move || {
+            let on_position = |i: usize, j: &Judged| {
+                let _ = tx.send(Message::Position(i, j.clone()));
+            };
+            let flag = ticket.stop_flag();
+            let result = review::review_line(&start, &line, budget, workers, &flag, &on_position);
+            hub.finish(&ticket);
+            let _ = tx.send(Message::Done(result));
+        });
+    if let Err(e) = spawned {
+        if let Some(t) = guard.ticket() {
+            guard.hub().finish(t);
+        }
+        let data = json!({ "error": "engine", "message": format!("cannot start the review: {e}") });
+        return Err(event("error", &data));
+    }
+    let start_data = json!({
+        "positions": total,
+        "from": from,
+        "budget": budget.to_string(),
+        "repeatable": budget.repeatable(),
+        "workers": workers,
     });
-    first.chain(rest)
+    let streaming = Streaming {
+        rx,
+        _guard: guard,
+        stop: flag,
+        from,
+        total,
+        done: 0,
+        started: Instant::now(),
+    };
+    Ok((event("start", &start_data), streaming))
+}
+
+fn review_events(guard: WorkGuard, job: Job) -> impl Stream<Item = Result<Event, Infallible>> {
+    stream::unfold(Stage::Begin(guard, job), |stage| async move {
+        match stage {
+            Stage::Begin(guard, job) if guard.hub().would_wait(&job.client) => {
+                let waiting = guard.hub().busy().1;
+                let data = json!({ "queued": true, "waiting": waiting + 1 });
+                Some((event("queued", &data), Stage::Queued(guard, job)))
+            }
+            Stage::Begin(guard, job) | Stage::Queued(guard, job) => {
+                Some(match begin(guard, job).await {
+                    Ok((start, s)) => (start, Stage::Running(Box::new(s))),
+                    Err(end) => (end, Stage::Done),
+                })
+            }
+            Stage::Running(s) => next_event(s).await,
+            Stage::Done => None,
+        }
+    })
+    .map(Ok)
+}
+
+/// The next event of a running review, or `None` once it has ended.
+async fn next_event(mut s: Box<Streaming>) -> Option<(Event, Stage)> {
+    // Every review ends within the cap: past it, its searchers are
+    // told to stop and the stream says so.
+    let deadline = tokio::time::Instant::from_std(s.started) + Duration::from_millis(MAX_TIME_MS);
+    let Ok(message) = tokio::time::timeout_at(deadline, s.rx.recv()).await else {
+        s.stop.store(true, Ordering::Relaxed);
+        let data = json!({ "stopped": true, "why": "the review ran past its cap of an hour" });
+        return Some((event("stopped", &data), Stage::Done));
+    };
+    let data = match message? {
+        Message::Position(i, j) => {
+            s.done += 1;
+            let elapsed = s.started.elapsed();
+            let left = review::time_left(s.done, s.total, elapsed);
+            let mut data = position_json(s.from + i, &j);
+            if let Some(map) = data.as_object_mut() {
+                map.insert("done".into(), json!(s.done));
+                map.insert("total".into(), json!(s.total));
+                map.insert("elapsed".into(), json!(elapsed.as_millis() as u64));
+                map.insert("left".into(), json!(left.as_millis() as u64));
+            }
+            return Some((event("position", &data), Stage::Running(s)));
+        }
+        Message::Done(Ok(Some(r))) => {
+            let moves: Vec<Value> = r
+                .moves
+                .iter()
+                .enumerate()
+                .map(|(i, m)| move_json(s.from + i + 1, m))
+                .collect();
+            let data = json!({
+                "budget": r.budget.to_string(),
+                "repeatable": r.budget.repeatable(),
+                "moves": moves,
+                "sides": {
+                    "attackers": side_json(&r.sides[0]),
+                    "defenders": side_json(&r.sides[1]),
+                },
+                "time": s.started.elapsed().as_millis() as u64,
+            });
+            event("review", &data)
+        }
+        Message::Done(Ok(None)) => event("stopped", &json!({ "stopped": true })),
+        Message::Done(Err(e)) => event("error", &json!({ "error": "engine", "message": e })),
+    };
+    Some((data, Stage::Done))
 }
 
 /// `POST /api/review`: reviews a game (from its move `from`) and streams
 /// the searches and the verdict.
 pub async fn review(
     State(state): State<AppState>,
+    client: ClientId,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let (spec, req): (super::api::GameSpec, ReviewRequest) = parse_game_body(body)?;
     let budget = req.budget()?;
+    let from = req.from.unwrap_or(0);
+    let (start, line) = blocking(move || start_and_line(&spec, from)).await??;
+    let job = Job {
+        client,
+        start,
+        line,
+        from,
+        budget,
+    };
+    let guard = WorkGuard::new(state.hub.clone());
+    let sse = Sse::new(review_events(guard, job))
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(1)));
+    Ok(([("cache-control", "no-store")], sse).into_response())
+}
+
+/// The position after `from` moves of the game, and the moves after it.
+fn start_and_line(spec: &super::api::GameSpec, from: usize) -> Result<(Game, Vec<Move>), ApiError> {
     let whole = spec.game()?;
     let moves: Vec<Move> = whole.moves().to_vec();
-    let from = req.from.unwrap_or(0);
     if from > moves.len() || moves.len() > MAX_MOVES {
         return Err(ApiError::bad(
             "bad-from",
@@ -233,44 +332,5 @@ pub async fn review(
             .play(mv)
             .map_err(|e| ApiError::bad("illegal-move", e))?;
     }
-    let line = moves[from..].to_vec();
-    let hub = state.hub.clone();
-    let (stop, workers) = blocking(move || hub.start_review()).await?;
-    let (tx, rx) = unbounded_channel();
-    let total = line.len() + 1;
-    let flag = stop.clone();
-    std::thread::Builder::new()
-        .name("konakis-review".into())
-        .spawn(move || {
-            let on_position = |i: usize, j: &Judged| {
-                let _ = tx.send(Message::Position(i, j.clone()));
-            };
-            let result = review::review_line(&start, &line, budget, workers, &flag, &on_position);
-            let _ = tx.send(Message::Done(result));
-        })
-        .map_err(|e| {
-            ApiError::new(
-                axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                "engine",
-                format!("cannot start the review: {e}"),
-            )
-        })?;
-    let start_data = json!({
-        "positions": total,
-        "from": from,
-        "budget": budget.to_string(),
-        "repeatable": budget.repeatable(),
-        "workers": workers,
-    });
-    let streaming = Streaming {
-        rx,
-        _guard: StopOnDrop(stop),
-        from,
-        total,
-        done: 0,
-        started: Instant::now(),
-    };
-    let sse = Sse::new(review_events(start_data, streaming))
-        .keep_alive(KeepAlive::new().interval(Duration::from_secs(1)));
-    Ok(([("cache-control", "no-store")], sse).into_response())
+    Ok((start, moves[from..].to_vec()))
 }

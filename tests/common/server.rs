@@ -13,6 +13,8 @@ pub struct Server {
     /// `127.0.0.1:PORT`.
     pub addr: String,
     pub url: String,
+    /// The token the URL carries, when the server needs one.
+    pub token: Option<String>,
 }
 
 impl Server {
@@ -32,19 +34,36 @@ impl Server {
             .expect("start konakis serve");
         let stdout = child.stdout.take().expect("stdout");
         let mut line = String::new();
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("read the URL line");
+        let mut stdout = BufReader::new(stdout);
+        stdout.read_line(&mut line).expect("read the URL line");
         let url = line
             .split_whitespace()
             .find(|w| w.starts_with("http://"))
             .unwrap_or_else(|| panic!("no URL in '{line}'"))
             .to_string();
-        let addr = url
+        let (base, token) = match url.split_once("/?token=") {
+            Some((base, token)) => (base.to_string(), Some(token.to_string())),
+            None => (url.clone(), None),
+        };
+        let addr = base
             .trim_start_matches("http://")
             .trim_end_matches('/')
             .to_string();
-        Server { child, addr, url }
+        // The rest of what it prints is read and dropped, so that it never
+        // blocks on a full pipe.
+        std::thread::spawn(move || {
+            let mut rest = BufReader::new(stdout);
+            let mut sink = String::new();
+            while rest.read_line(&mut sink).is_ok_and(|n| n > 0) {
+                sink.clear();
+            }
+        });
+        Server {
+            child,
+            addr,
+            url,
+            token,
+        }
     }
 
     /// The server's process id.
@@ -191,4 +210,13 @@ fn dechunk(mut rest: &str) -> String {
         rest = after[n..].trim_start_matches("\r\n");
     }
     out
+}
+
+/// The CPU seconds a process has used (Linux `/proc`; `None` elsewhere).
+pub fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
