@@ -543,6 +543,16 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The score of a position the side to move wins with `mv`, which ends
+    /// the line's PV (so a reported win shows its winning move).
+    fn win_now(&mut self, ply: usize, mv: Move) -> i32 {
+        if ply + 1 < self.pv_len.len() {
+            self.pv[ply][ply] = Some(mv);
+            self.pv_len[ply] = ply + 1;
+        }
+        WIN - ply as i32 - 1
+    }
+
     fn update_pv(&mut self, ply: usize, mv: Move) {
         self.pv[ply][ply] = Some(mv);
         let child_len = self.pv_len[ply + 1].max(ply + 1);
@@ -766,8 +776,10 @@ impl<'a> Searcher<'a> {
         if let Some(s) = tt_cutoff {
             return s;
         }
-        if !root && self.immediate_win(pos).is_some() {
-            return WIN - ply as i32 - 1;
+        if !root {
+            if let Some(mv) = self.immediate_win(pos) {
+                return self.win_now(ply, mv);
+            }
         }
         let side = pos.side_to_move();
         let threatened = side == Side::Attackers && open_roads(pos, self.rules).any();
@@ -1133,8 +1145,8 @@ impl<'a> Searcher<'a> {
         if self.should_stop() || ply >= MAX_PLY - 2 {
             return self.evaluate(pos, ply);
         }
-        if self.immediate_win(pos).is_some() {
-            return WIN - ply as i32 - 1;
+        if let Some(mv) = self.immediate_win(pos) {
+            return self.win_now(ply, mv);
         }
         let rules = self.rules;
         let side = pos.side_to_move();
