@@ -158,6 +158,9 @@ async fn a_person_plays_analyses_and_reviews_in_chromium() {
                 format!("--user-data-dir={}", profile.display()),
             ],
         },
+        // "A new game" mid-game asks first: the steps that do it on purpose
+        // are answered yes; the rules-change step answers by hand.
+        "unhandledPromptBehavior": "accept",
     });
     let mut builder = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
     builder.capabilities(caps.as_object().expect("an object").clone());
@@ -453,6 +456,189 @@ async fn a_person_plays_analyses_and_reviews_in_chromium() {
     wait_for(&client, "the jump", "const c = document.querySelector('#moves .mv.current'); return c && c.dataset.ply === '12'", 5).await;
     shot(&client, "review.png").await;
 
+    lichess_habits(&client, &server).await;
+
     client.close().await.expect("close the browser");
     let _ = std::fs::remove_dir_all(&profile);
+}
+
+/// What a lichess player expects: the game survives a reload, a link opens
+/// its position, a right-drag draws an arrow, a rules change mid-game asks
+/// first, and on a phone the board stays in view.
+async fn lichess_habits(client: &Client, server: &Server) {
+    use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_RIGHT};
+    // A study of a few moves, then a reload: the same moves, the same move shown.
+    let moves_now =
+        "return [...document.querySelectorAll('#moves .mv')].map(m => m.textContent).join(' ')";
+    let before = js(client, moves_now).await;
+    let current = js(
+        client,
+        "return document.querySelector('#moves .mv.current').dataset.ply",
+    )
+    .await;
+    assert!(before.as_str().unwrap().split(' ').count() > 10, "{before}");
+    tokio::time::sleep(Duration::from_millis(500)).await; // past the save's debounce
+    client.refresh().await.expect("reload");
+    wait_for(client, "the game after a reload", &format!("return document.querySelectorAll('#moves .mv').length > 10 && document.querySelector('#moves .mv.current') && document.querySelector('#moves .mv.current').dataset.ply === {current}"), 20).await;
+    assert_eq!(
+        js(client, moves_now).await,
+        before,
+        "the reload kept the game"
+    );
+    assert!(
+        js(
+            client,
+            "return document.querySelectorAll('#review-marks li').length"
+        )
+        .await
+        .as_u64()
+        .unwrap()
+            > 0,
+        "the review survives a reload"
+    );
+
+    // A link names the line and the move shown: a new tab opens on it.
+    let start = ureq_position(server, "brandubh", &[]);
+    let first = start["legal"][0].as_str().unwrap().to_string();
+    let next = ureq_position(server, "brandubh", &[&first]);
+    let second = next["legal"][0].as_str().unwrap().to_string();
+    let link = format!(
+        "{}#variant=brandubh&moves={first},{second}&ply=1",
+        server.url
+    );
+    client.goto(&link).await.expect("open the link");
+    wait_for(client, "the linked position", "return document.querySelectorAll('#board g.piece').length > 0 && document.querySelectorAll('#board rect.square').length === 49 && document.querySelectorAll('#moves .mv').length === 2 && document.querySelector('#moves .mv.current').dataset.ply === '1'", 20).await;
+    let shared = js(client, "return location.hash").await;
+    assert!(
+        shared.as_str().unwrap().contains("variant=brandubh"),
+        "{shared}"
+    );
+
+    // A right-drag from one square to another draws an arrow, on a
+    // square a circle; neither moves a piece nor says "pick a piece".
+    let square = |name: &str| format!("rect[data-square='{name}']");
+    let from = client.find(Locator::Css(&square("a1"))).await.expect("a1");
+    let to = client.find(Locator::Css(&square("c3"))).await.expect("c3");
+    let drag = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveToElement {
+            element: from.clone(),
+            duration: None,
+            x: 0,
+            y: 0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_RIGHT,
+        })
+        .then(PointerAction::MoveToElement {
+            element: to,
+            duration: Some(Duration::from_millis(100)),
+            x: 0,
+            y: 0,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_RIGHT,
+        })
+        .then(PointerAction::MoveToElement {
+            element: from,
+            duration: None,
+            x: 0,
+            y: 0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_RIGHT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_RIGHT,
+        });
+    client.perform_actions(drag).await.expect("right-drag");
+    wait_for(client, "a drawn arrow and circle", "return document.querySelector(\"#board g.shape.arrow.green[data-move='a1-c3']\") !== null && document.querySelector(\"#board circle.shape[data-square='a1']\") !== null", 5).await;
+    let said = js(
+        client,
+        "return document.getElementById('message').textContent",
+    )
+    .await;
+    assert!(!said.as_str().unwrap().contains("Pick one"), "{said}");
+
+    // Changing the rules with moves on the board asks first; no keeps them.
+    js(client, "setTimeout(() => { const v = document.getElementById('variant'); v.value = 'tablut'; v.dispatchEvent(new Event('change')); }, 0)").await;
+    let mut asked = None;
+    for _ in 0..50 {
+        if let Ok(text) = client.get_alert_text().await {
+            asked = Some(text);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let asked = asked.expect("a question before the rules change");
+    assert!(asked.contains("sets this game"), "{asked}");
+    client.dismiss_alert().await.expect("answer no");
+    assert_eq!(
+        js(client, "return document.getElementById('variant').value").await,
+        json!("brandubh")
+    );
+    assert_eq!(
+        js(
+            client,
+            "return document.querySelectorAll('#moves .mv').length"
+        )
+        .await,
+        json!(2)
+    );
+
+    // On a phone (400x800) the whole board stays in view after a move.
+    client.set_window_size(400, 800).await.expect("phone size");
+    let copenhagen = format!("{}#variant=copenhagen", server.url);
+    client.goto(&copenhagen).await.expect("open the page");
+    wait_for(
+        client,
+        "the board",
+        "return document.querySelectorAll('#board g.piece').length === 37",
+        20,
+    )
+    .await;
+    js(
+        client,
+        "document.getElementById('opponent').value = 'people'",
+    )
+    .await;
+    click(client, "#start-game").await;
+    wait_for(
+        client,
+        "a game between people",
+        "return document.getElementById('status').textContent.includes('Attackers to move')",
+        10,
+    )
+    .await;
+    // The button is below the board: WebDriver scrolled down to click it.
+    js(client, "window.scrollTo(0, 0)").await;
+    let in_view = "const r = document.getElementById('board').getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight && r.width > 300";
+    for (from, to) in [("d1", "d3"), ("f4", "f3")] {
+        click(client, &format!("g.piece[data-square='{from}']")).await;
+        click(client, &square(to)).await;
+        wait_for(
+            client,
+            "the move",
+            &format!("return document.querySelector(\"g.piece[data-square='{to}']\") !== null"),
+            5,
+        )
+        .await;
+        let seen = js(client, in_view).await;
+        let rect = js(client, "const r = document.getElementById('board').getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight, window.scrollY]").await;
+        assert_eq!(
+            seen,
+            json!(true),
+            "the board left the screen after {from}-{to}: {rect}"
+        );
+    }
+    shot(client, "phone.png").await;
+}
+
+/// `/api/position` of `variant` after `moves`, asked straight of the server.
+fn ureq_position(server: &Server, variant: &str, moves: &[&str]) -> Value {
+    common::server::post(
+        &server.addr,
+        "/api/position",
+        &json!({ "variant": variant, "moves": moves }).to_string(),
+    )
+    .json()
 }

@@ -42,6 +42,16 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("web/review.js"),
     ),
     (
+        "/persist.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/persist.js"),
+    ),
+    (
+        "/sound.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/sound.js"),
+    ),
+    (
         "/favicon.svg",
         "image/svg+xml",
         include_str!("web/favicon.svg"),

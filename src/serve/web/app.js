@@ -6,6 +6,8 @@ import { getJSON, postJSON, analyse, ApiError } from "./api.js";
 import { Board, splitMove } from "./board.js";
 import { GameTree } from "./tree.js";
 import * as Review from "./review.js";
+import * as Persist from "./persist.js";
+import { playMoveSound } from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -33,11 +35,13 @@ const app = {
   analysisTimer: null,
   reviewing: null, // AbortController
   reviewNodes: null,
+  reviewSides: null, // the review's figures per side, for the summary
   retry: null, // {mistake, before, tries}: a marked move being retried
   editing: null, // {pieces: Map, side}
   palette: "attacker",
   flipped: false,
   exportFormat: "konakis",
+  noteAt: null, // the node a green note was given at: moving on clears it
 };
 
 let board;
@@ -48,6 +52,7 @@ let board;
 function say(text, info = false) {
   $("message").textContent = text || "";
   $("message").classList.toggle("info", info);
+  app.noteAt = info && text ? app.current : null;
 }
 
 function errorText(e) {
@@ -144,6 +149,7 @@ async function newGame({ variant = $("variant").value, rules = {}, start = "star
   app.tree = new GameTree({ variant, rules, start });
   app.gameEnd = null;
   app.reviewNodes = null;
+  app.reviewSides = null;
   $("graph").replaceChildren();
   $("review-summary").hidden = true;
   $("review-marks").replaceChildren();
@@ -160,10 +166,12 @@ async function newGame({ variant = $("variant").value, rules = {}, start = "star
   if (play) {
     readSettings();
     app.gameActive = true;
+    // The clocks start with the first move, as on lichess: changing the
+    // rules or starting a game costs no one time.
     app.clocks = app.time.kind === "clock"
       ? { attackers: app.time.base, defenders: app.time.base, inc: app.time.inc, running: null, since: 0 }
       : null;
-    startClock(node.pos.side);
+    if (node.parent) startClock(node.pos.side);
   } else {
     app.gameActive = false;
     app.clocks = null;
@@ -171,6 +179,21 @@ async function newGame({ variant = $("variant").value, rules = {}, start = "star
   say("");
   setCurrent(node);
   maybeEngineMove();
+}
+
+// Whether the board holds moves a person could lose by starting afresh: a
+// game under way, or any moves at all (an imported game, a study).
+function worthKeeping() {
+  if (!app.tree || !app.tree.root.children.length) return false;
+  if (app.gameActive && !app.gameEnd && !(mainTip().pos && mainTip().pos.result)) return true;
+  return !app.gameActive;
+}
+
+// Asks before the board's game is thrown away; true to go on.
+function confirmDiscard(what) {
+  if (!worthKeeping()) return true;
+  const plies = mainTip().ply;
+  return window.confirm(`${what} sets this game (${plies} ${plies === 1 ? "move" : "moves"}) aside for good. Go on?`);
 }
 
 function humanSide() {
@@ -197,7 +220,9 @@ async function playMove(node, move) {
     return null;
   }
   const wasTip = app.gameActive && node === mainTip();
-  const child = app.tree.add(node, move, pos.moves[pos.moves.length - 1].notation);
+  const played = pos.moves[pos.moves.length - 1];
+  if ($("sound").checked) playMoveSound(played.captured.length > 0);
+  const child = app.tree.add(node, move, played.notation);
   child.pos = pos;
   nameMoves(child, pos);
   if (wasTip) {
@@ -253,8 +278,9 @@ function tickClocks() {
   $("clock-top").hidden = !c;
   $("clock-bottom").hidden = !c;
   if (!c) return;
-  const bottom = app.flipped ? "attackers" : "defenders";
-  const top = app.flipped ? "defenders" : "attackers";
+  // The person's own clock is nearest them, at the bottom.
+  const bottom = humanSide() || (app.flipped ? "attackers" : "defenders");
+  const top = bottom === "attackers" ? "defenders" : "attackers";
   for (const [id, side] of [["clock-top", top], ["clock-bottom", bottom]]) {
     const box = $(id);
     const left = remaining(side);
@@ -309,11 +335,13 @@ function maybeEngineMove() {
   pauseAnalysis();
   render();
   analyse(request, {
+    queued: () => say("Another client's search has the engine: Konakis moves once it ends.", true),
     start: (d) => (search.id = d.search),
     info: (d) => {
       if (d.multipv === 1 && !d.bound) {
         search.info = d;
-        if (!app.analysing) showEval(Review.attackersChance(d.wdl, tip.pos.side), d.score, tip.pos.side);
+        tip.eval = { chance: Review.attackersChance(d.wdl, tip.pos.side), score: d.score, side: tip.pos.side };
+        if (!app.analysing) showEval(tip.eval.chance, tip.eval.score, tip.eval.side);
         renderStatus();
       }
     },
@@ -324,7 +352,10 @@ function maybeEngineMove() {
       if (!best || app.gameEnd || mainTip() !== tip) return;
       if (best.best) {
         metrics.engineReplies++;
-        await playMove(tip, best.best);
+        const child = await playMove(tip, best.best);
+        // The verdict stays on the board through the person's turn.
+        if (child && tip.eval && !child.eval) child.eval = tip.eval;
+        if (child && app.current === child) render();
       }
       resumeAnalysis();
     })
@@ -344,6 +375,7 @@ function resign() {
   if (!app.gameActive || app.gameEnd) return;
   const tip = mainTip();
   if (!tip.pos || tip.pos.result) return;
+  if (!window.confirm("Resign this game?")) return;
   const loser = humanSide() || tip.pos.side;
   stopEngine();
   endGame(loser === "attackers" ? "defenders" : "attackers", "resigned");
@@ -383,6 +415,7 @@ async function takeBack() {
 // ---------- drawing ----------
 
 function setCurrent(node) {
+  if (app.noteAt && app.noteAt !== node) say("");
   app.current = node;
   if (app.tree && !node.pos) {
     ensure(node).then(() => app.current === node && render()).catch((e) => say(errorText(e)));
@@ -409,6 +442,7 @@ function render() {
   if (!app.analysing && !app.engine) {
     if (node.review) showEval(node.review.chance, node.review.score, node.review.side);
     else if (node.pos && node.pos.result) showEval(Review.resultChance(node.pos.result), null, null);
+    else if (node.eval) showEval(node.eval.chance, node.eval.score, node.eval.side);
     else showEval(null, null, null);
   }
   if (app.reviewNodes) Review.drawGraph($("graph"), app.reviewNodes, node, setCurrent);
@@ -420,6 +454,7 @@ function render() {
   $("nav-back").disabled = !node.parent;
   $("nav-forward").disabled = !node.children.length;
   $("nav-last").disabled = !node.children.length;
+  scheduleSave();
 }
 
 function renderStatus() {
@@ -509,13 +544,16 @@ function appendMove(parent, node, forceNumber) {
   const offset = rootSide && rootSide !== firstSide ? 1 : 0;
   const index = ply - 1 + offset;
   const turn = Math.floor(index / 2) + 1;
+  const unit = document.createElement("span");
+  unit.className = "turn";
   if (index % 2 === 0 || forceNumber) {
     const num = document.createElement("span");
     num.className = "num";
     num.textContent = index % 2 === 0 ? `${turn}.` : `${turn}…`;
-    parent.append(num);
+    unit.append(num);
   }
-  parent.append(moveSpan(node), " ");
+  unit.append(moveSpan(node));
+  parent.append(unit, " ");
 }
 
 function renderLine(parent, from) {
@@ -548,11 +586,112 @@ function renderMoves() {
   if (result) {
     const r = document.createElement("span");
     r.className = "result";
-    r.textContent = result.winner ? `${sideName(result.winner)} win (${result.reason})` : `Draw (${result.reason})`;
+    const text = result.text || (result.winner ? `the ${result.winner} win` : "a draw");
+    r.textContent = text.charAt(0).toUpperCase() + text.slice(1) + ".";
     box.append(r);
   }
+  // Scroll the list only, never the page (a page that jumps under the
+  // pointer or pushes the board off a phone's screen).
   const cur = box.querySelector(".mv.current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  if (cur) {
+    const b = box.getBoundingClientRect();
+    const c = cur.getBoundingClientRect();
+    if (c.top < b.top) box.scrollTop -= b.top - c.top;
+    else if (c.bottom > b.bottom) box.scrollTop += c.bottom - b.bottom;
+  }
+}
+
+// ---------- what survives a reload, and links ----------
+
+let saveTimer = null;
+
+// Saves the game soon (once for a burst of changes) and puts the line on
+// the board and the move shown into the address.
+function scheduleSave() {
+  if (!app.tree || !app.current || app.editing) return;
+  const hash = Persist.fragment(app.tree, app.current);
+  if (location.hash !== hash) history.replaceState(null, "", hash);
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(saveNow, 300);
+}
+
+function saveNow() {
+  if (!app.tree || !app.current) return;
+  const c = app.clocks;
+  Persist.save({
+    tree: app.tree,
+    current: app.current,
+    extra: {
+      game: {
+        active: app.gameActive,
+        players: app.players,
+        time: app.time,
+        end: app.gameEnd,
+        clocks: c ? { attackers: remaining("attackers"), defenders: remaining("defenders"), inc: c.inc, running: c.running } : null,
+      },
+      review: app.reviewNodes && !app.reviewing
+        ? { tip: Persist.pathOf(app.reviewNodes[app.reviewNodes.length - 1]), sides: app.reviewSides || null, status: $("review-status").textContent }
+        : null,
+    },
+  });
+}
+
+// Opens the saved game, or the one the address names (the saved one when
+// it holds that line: it has the variations and reviews too). False when
+// there is neither.
+async function restore() {
+  const link = Persist.parseFragment(location.hash);
+  const saved = Persist.load();
+  if (link && !(saved && Persist.holds(saved.tree, link))) {
+    if (!variantInfo(link.variant)) return false;
+    $("variant").value = link.variant;
+    try {
+      await newGame({ variant: link.variant, rules: link.rules, start: link.start, moves: link.moves, play: false });
+    } catch {
+      return false;
+    }
+    let node = app.tree.root;
+    for (const m of link.moves.slice(0, link.ply)) node = node.children.find((c) => c.move === m) || node;
+    setCurrent(node);
+    say("Opened from the link: a board to study. Start a game from the Play tab.", true);
+    return true;
+  }
+  if (!saved || !variantInfo(saved.tree.setup.variant)) return false;
+  const g = saved.data.game || {};
+  app.tree = saved.tree;
+  try {
+    await ensure(app.tree.root);
+    const current = link ? Persist.nodeOfLink(saved.tree, link) : saved.current;
+    await ensure(current);
+    await ensure(mainTip());
+    $("variant").value = app.tree.setup.variant;
+    app.gameActive = !!g.active;
+    app.players = g.players || app.players;
+    app.time = g.time || app.time;
+    app.gameEnd = g.end || null;
+    app.clocks = g.clocks ? { ...g.clocks, since: performance.now() } : null;
+    if (app.clocks && app.clocks.running) startClock(app.clocks.running);
+    const r = saved.data.review;
+    if (r) {
+      const tip = Persist.nodeAt(app.tree, r.tip);
+      app.reviewNodes = tip.line();
+      if (app.reviewNodes.every((n) => n.review)) {
+        if (r.sides) {
+          app.reviewSides = r.sides;
+          showSummary(app.reviewNodes, r.sides);
+        }
+        $("review-status").textContent = r.status || "";
+      } else {
+        app.reviewNodes = null;
+      }
+    }
+    setCurrent(current);
+    maybeEngineMove();
+    return true;
+  } catch {
+    Persist.forget();
+    return false;
+  }
 }
 
 // ---------- analysis ----------
@@ -596,6 +735,9 @@ async function startAnalysis() {
   const multipv = parseInt($("multipv").value, 10);
   $("analysis-stats").textContent = "Searching…";
   analyse({ ...app.tree.request(node), infinite: true, multipv }, {
+    queued: () => {
+      if (app.analysis === run) $("analysis-stats").textContent = "Waiting: another client's search has the engine…";
+    },
     info: (d) => {
       if (app.analysis !== run) return;
       const now = performance.now();
@@ -635,7 +777,10 @@ function renderLines(run, pos) {
     score.textContent = chanceOrScore(chance, d.score, pos.side) + bound;
     score.title = showSoldiers() ? Review.formatChance(chance) : `score ${Review.formatScore(d.score, pos.side)} (soldiers, the attackers' view)`;
     const depth = document.createElement("td");
-    depth.textContent = `${d.depth}/${d.seldepth}`;
+    // A proven win ends the search at once: its depth says nothing then.
+    const proven = d.score && (d.score.win !== undefined || d.score.loss !== undefined);
+    depth.textContent = proven ? `${Math.max(d.seldepth, d.pv.length)}` : `${d.depth}/${d.seldepth}`;
+    depth.title = proven ? "moves searched to the end of the game" : "depth / selective depth";
     const line = document.createElement("td");
     line.className = "pv";
     d.pv.forEach((m, i) => {
@@ -651,7 +796,10 @@ function renderLines(run, pos) {
   });
   board.setArrows(arrows);
   const best = run.lines[0];
-  if (best) showEval(Review.attackersChance(best.wdl, pos.side), best.score, pos.side);
+  if (best) {
+    run.node.eval = { chance: Review.attackersChance(best.wdl, pos.side), score: best.score, side: pos.side };
+    showEval(run.node.eval.chance, best.score, pos.side);
+  }
 }
 
 // Adds a line of moves from `node` to the tree (as a variation when it
@@ -753,7 +901,10 @@ async function startReview() {
   $("review-status").textContent = data
     ? `Reviewed ${nodes.length} positions in ${seconds} s (${budget} each${data.repeatable ? "; the same marks every time" : "; by time, so not repeatable"}).`
     : "Review stopped.";
-  if (data) showSummary(nodes, data.sides);
+  if (data) {
+    app.reviewSides = data.sides;
+    showSummary(nodes, data.sides);
+  }
   render();
   resumeAnalysis();
 }
@@ -898,7 +1049,12 @@ function editSquare(name) {
     e.pieces.delete(name);
   } else {
     if (app.palette === "king") {
-      for (const [sq, kind] of e.pieces) if (kind === "king") e.pieces.delete(sq);
+      for (const [sq, kind] of e.pieces) {
+        if (kind === "king") {
+          e.pieces.delete(sq);
+          say(`A board has one king: it moved from ${sq} to ${name}.`, true);
+        }
+      }
     }
     e.pieces.set(name, app.palette);
   }
@@ -1065,11 +1221,22 @@ function navigate(where) {
 
 function wire() {
   $("variant").addEventListener("change", () => {
+    if (!confirmDiscard("Changing the rules")) {
+      $("variant").value = app.tree.setup.variant;
+      return;
+    }
     localStorage.setItem("konakis.variant", $("variant").value);
     newGame().catch(() => {});
   });
-  $("new-game").addEventListener("click", () => newGame().catch(() => {}));
-  $("start-game").addEventListener("click", () => newGame().catch(() => {}));
+  const fresh = () => confirmDiscard("A new game") && newGame().catch(() => {});
+  $("new-game").addEventListener("click", fresh);
+  $("start-game").addEventListener("click", fresh);
+  $("share").addEventListener("click", async () => {
+    const url = location.href;
+    say((await copyText(url)) ? "A link to this position is copied: it opens the game at this move." : `Copy this link: ${url}`, true);
+  });
+  $("sound").checked = localStorage.getItem("konakis.sound") !== "false";
+  $("sound").addEventListener("change", () => localStorage.setItem("konakis.sound", String($("sound").checked)));
   $("undo").addEventListener("click", takeBack);
   $("flip").addEventListener("click", () => {
     app.flipped = !app.flipped;
@@ -1139,10 +1306,11 @@ function wire() {
     if (await setUpFrom(text)) showTab("analyse");
   });
   $("record-copy").addEventListener("click", async () => {
-    const pos = app.current.pos;
-    if (!pos) return;
-    $("record-input").value = pos.position;
-    say((await copyText(pos.position)) ? "Position record copied." : "Select the record above and copy it.", true);
+    // While editing, the position on the board is the one being made.
+    const record = app.editing ? `${editedRecord()} ${app.editing.side}` : app.current.pos && app.current.pos.position;
+    if (!record) return;
+    $("record-input").value = record;
+    say((await copyText(record)) ? "Position record copied." : "Select the record above and copy it.", true);
   });
   const navs = { "nav-first": "first", "nav-back": "back", "nav-forward": "forward", "nav-last": "last" };
   for (const [id, where] of Object.entries(navs)) $(id).addEventListener("click", () => navigate(where));
@@ -1242,7 +1410,11 @@ async function main() {
     const saved = localStorage.getItem("konakis.variant");
     $("variant").value = variantInfo(saved) ? saved : variants.default;
     $("engine-name").textContent = `${info.name} ${info.version} · ${info.threads} thread${info.threads > 1 ? "s" : ""} · ${info.hash_mib} MiB`;
-    await newGame();
+    if (!(await restore())) await newGame();
+    window.addEventListener("hashchange", () => {
+      // A link pasted into this tab's address bar.
+      if (app.tree && app.current && location.hash !== Persist.fragment(app.tree, app.current)) restore();
+    });
   } catch (e) {
     say(`Cannot reach the Konakis server: ${errorText(e)}`);
   }

@@ -41,7 +41,13 @@ export class Board {
     this.interactive = false;
     this.editing = false;
     this.arrows = [];
+    // Arrows and circles the person draws with the right button, as on
+    // lichess: [{from, to, brush}] (a circle when from === to).
+    this.shapes = [];
+    this.drawing = null;
     this.drag = null;
+    this.dropped = null;
+    svg.addEventListener("contextmenu", (e) => e.preventDefault());
     svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
     svg.addEventListener("pointermove", (e) => this.pointerMove(e));
     svg.addEventListener("pointerup", (e) => this.pointerUp(e));
@@ -50,12 +56,36 @@ export class Board {
 
   // Draws `pos`; `interactive` says whether the person may move now.
   show(pos, { interactive = false, lastMove = null, captured = [] } = {}) {
-    if (this.pos && pos && this.pos.position !== pos.position) this.selected = null;
+    const before = this.pos;
+    const changed = before && pos && before.position !== pos.position;
+    if (changed) {
+      this.selected = null;
+      this.shapes = [];
+    }
     this.pos = pos;
     this.interactive = interactive;
     this.lastMove = lastMove;
     this.captured = captured;
     this.render();
+    if (changed) this.animate(before, pos, lastMove);
+  }
+
+  // Slides the piece of the move that led from `before` to `pos` (not one
+  // the person just dropped there, nor a jump to another position).
+  animate(before, pos, lastMove) {
+    const dropped = this.dropped;
+    this.dropped = null;
+    if (!lastMove || lastMove.to === dropped || before.size !== pos.size) return;
+    const had = (p, sq) => p.pieces.king === sq || p.pieces.attackers.includes(sq) || p.pieces.defenders.includes(sq);
+    if (!had(before, lastMove.from) || had(before, lastMove.to) || had(pos, lastMove.from)) return;
+    const node = this.svg.querySelector(`.piece[data-square="${lastMove.to}"]`);
+    if (!node || !node.animate) return;
+    const a = this.centre(lastMove.from);
+    const b = this.centre(lastMove.to);
+    node.animate(
+      [{ transform: `translate(${a.x - b.x}px, ${a.y - b.y}px)` }, { transform: "translate(0px, 0px)" }],
+      { duration: 180, easing: "ease-out" },
+    );
   }
 
   setFlipped(flipped) {
@@ -165,6 +195,20 @@ export class Board {
   pointerDown(e) {
     const name = this.squareAt(e);
     if (!name) return;
+    if (e.button === 2) {
+      // The right button draws; it never moves.
+      const brush = e.shiftKey ? "red" : e.altKey ? "blue" : e.ctrlKey ? "yellow" : "green";
+      this.drawing = { from: name, brush };
+      this.svg.setPointerCapture(e.pointerId);
+      e.preventDefault();
+      return;
+    }
+    if (e.button !== 0) return;
+    if (this.shapes.length) {
+      // A left click clears the drawing, as on lichess.
+      this.shapes = [];
+      this.renderArrows();
+    }
     if (!this.editing && this.interactive && !this.pos.result && this.ownPiece(name)) {
       const node = this.svg.querySelector(`[data-square="${name}"].piece`);
       this.drag = { from: name, node, startX: e.clientX, startY: e.clientY, moved: false };
@@ -195,6 +239,13 @@ export class Board {
   }
 
   pointerUp(e) {
+    if (this.drawing) {
+      const { from, brush } = this.drawing;
+      this.drawing = null;
+      const to = this.squareAt(e);
+      if (to) this.toggleShape(from, to, brush);
+      return;
+    }
     if (!this.drag) return;
     const drag = this.drag;
     this.drag = null;
@@ -205,12 +256,32 @@ export class Board {
     }
     this.selected = null;
     this.render();
-    if (name && name !== drag.from) this.onMove(`${drag.from}-${name}`);
+    if (name && name !== drag.from) {
+      this.dropped = name;
+      this.onMove(`${drag.from}-${name}`);
+    }
   }
 
   cancelDrag() {
     this.drag = null;
+    this.drawing = null;
     this.render();
+  }
+
+  // Draws an arrow (or a circle when `from` is `to`), or takes it away if
+  // the same one is there; another colour on the same squares replaces it.
+  toggleShape(from, to, brush) {
+    const i = this.shapes.findIndex((s) => s.from === from && s.to === to);
+    if (i >= 0) {
+      const same = this.shapes[i].brush === brush;
+      this.shapes.splice(i, 1);
+      if (same) {
+        this.renderArrows();
+        return;
+      }
+    }
+    this.shapes.push({ from, to, brush });
+    this.renderArrows();
   }
 
   render() {
@@ -304,26 +375,46 @@ export class Board {
     for (const [i, a] of [...this.arrows.entries()].reverse()) {
       const { from, to } = splitMove(a.move);
       if (!from || !to) continue;
-      const p = this.centre(from);
-      const q = this.centre(to);
-      const len = Math.hypot(q.x - p.x, q.y - p.y);
-      if (!len) continue;
-      const ux = (q.x - p.x) / len;
-      const uy = (q.y - p.y) / len;
-      const w = i === 0 ? 16 : 10;
-      const head = w * 2.4;
-      const sx = p.x + ux * CELL * 0.25;
-      const sy = p.y + uy * CELL * 0.25;
-      const ex = q.x - ux * head * 0.6;
-      const ey = q.y - uy * head * 0.6;
-      const px = -uy;
-      const py = ux;
-      const g = el("g", { class: `arrow ${a.kind || (i === 0 ? "best" : "other")}`, "data-move": a.move }, layer);
-      el("line", { x1: sx, y1: sy, x2: ex, y2: ey, "stroke-width": w }, g);
-      const tip = `${q.x - ux * 8},${q.y - uy * 8}`;
-      const l = `${ex - ux * head * 0.4 + px * head * 0.55},${ey - uy * head * 0.4 + py * head * 0.55}`;
-      const r = `${ex - ux * head * 0.4 - px * head * 0.55},${ey - uy * head * 0.4 - py * head * 0.55}`;
-      el("polygon", { points: `${tip} ${l} ${r}` }, g);
+      const g = this.arrow(layer, from, to, i === 0 ? 16 : 10);
+      if (!g) continue;
+      g.setAttribute("class", `arrow ${a.kind || (i === 0 ? "best" : "other")}`);
+      g.setAttribute("data-move", a.move);
     }
+    for (const s of this.shapes) {
+      if (s.from === s.to) {
+        const c = this.centre(s.from);
+        el("circle", { cx: c.x, cy: c.y, r: CELL * 0.45, class: `shape circle ${s.brush}`, "data-square": s.from }, layer);
+      } else {
+        const g = this.arrow(layer, s.from, s.to, 14);
+        if (g) {
+          g.setAttribute("class", `shape arrow ${s.brush}`);
+          g.setAttribute("data-move", `${s.from}-${s.to}`);
+        }
+      }
+    }
+  }
+
+  // An arrow from square to square of stroke width `w`, in `layer`.
+  arrow(layer, from, to, w) {
+    const p = this.centre(from);
+    const q = this.centre(to);
+    const len = Math.hypot(q.x - p.x, q.y - p.y);
+    if (!len) return null;
+    const ux = (q.x - p.x) / len;
+    const uy = (q.y - p.y) / len;
+    const head = w * 2.4;
+    const sx = p.x + ux * CELL * 0.25;
+    const sy = p.y + uy * CELL * 0.25;
+    const ex = q.x - ux * head * 0.6;
+    const ey = q.y - uy * head * 0.6;
+    const px = -uy;
+    const py = ux;
+    const g = el("g", {}, layer);
+    el("line", { x1: sx, y1: sy, x2: ex, y2: ey, "stroke-width": w }, g);
+    const tip = `${q.x - ux * 8},${q.y - uy * 8}`;
+    const l = `${ex - ux * head * 0.4 + px * head * 0.55},${ey - uy * head * 0.4 + py * head * 0.55}`;
+    const r = `${ex - ux * head * 0.4 - px * head * 0.55},${ey - uy * head * 0.4 - py * head * 0.55}`;
+    el("polygon", { points: `${tip} ${l} ${r}` }, g);
+    return g;
   }
 }

@@ -10,6 +10,7 @@ export class Node {
     this.children = [];
     this.pos = null; // /api/position's answer, fetched when needed
     this.review = null; // {score, best, loss, mark} once reviewed
+    this.eval = null; // {chance, score, side}: the last search's verdict here
   }
 
   get ply() {
