@@ -52,6 +52,16 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("web/sound.js"),
     ),
     (
+        "/clock.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/clock.js"),
+    ),
+    (
+        "/records.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/records.js"),
+    ),
+    (
         "/favicon.svg",
         "image/svg+xml",
         include_str!("web/favicon.svg"),

@@ -68,8 +68,10 @@ pub enum TokenChoice {
 pub const MAX_BODY: usize = 256 * 1024;
 /// The largest import (a file of many games).
 pub const MAX_IMPORT_BODY: usize = 8 * 1024 * 1024;
+/// The most threads that wait on the engine or parse bodies at once.
+pub const MAX_BLOCKING_THREADS: usize = 32;
 /// The most connections served at once; more wait to be accepted.
-pub const MAX_CONNECTIONS: usize = 128;
+pub const MAX_CONNECTIONS: usize = 512;
 /// The longest request target and the most header bytes answered with a
 /// JSON error; hyper closes connections whose head passes `MAX_HEAD`.
 const MAX_URI: usize = 8 * 1024;
@@ -389,8 +391,12 @@ pub fn run(config: &ServeConfig) -> Result<(), String> {
     let mut engine = Engine::new();
     engine.set_threads(config.threads)?;
     engine.set_hash(config.hash_mib)?;
+    // The blocking pool runs what waits on the engine or parses large
+    // bodies: capped, and its idle threads go after a few seconds.
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
+        .max_blocking_threads(MAX_BLOCKING_THREADS)
+        .thread_keep_alive(Duration::from_secs(5))
         .build()
         .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
     runtime.block_on(async move {

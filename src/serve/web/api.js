@@ -1,3 +1,4 @@
+// @ts-check
 // The server's API (docs/http-api.md), as the page uses it.
 
 export class ApiError extends Error {
@@ -91,4 +92,11 @@ export function analyse(request, handlers, signal) {
 // searched, then review; resolves with the review data (null when stopped).
 export function review(request, handlers, signal) {
   return stream("/api/review", request, handlers, signal, "review");
+}
+
+// What to tell a person about a failed request: a refused move's reason,
+// or the error's message.
+export function errorText(e) {
+  if (e instanceof ApiError) return e.body && e.body.why ? e.body.why : e.message;
+  return e && e.message ? e.message : String(e);
 }

@@ -1,23 +1,29 @@
+// @ts-check
 // The page: a game tree on a board, played against Konakis or between
 // people, analysed, reviewed, imported and exported. Every rule question
 // goes to the server (/api/position); every search too (/api/analyse).
 
-import { getJSON, postJSON, analyse, ApiError } from "./api.js";
+import { getJSON, postJSON, analyse, errorText } from "./api.js";
 import { Board, splitMove } from "./board.js";
 import { GameTree } from "./tree.js";
 import * as Review from "./review.js";
 import * as Persist from "./persist.js";
 import { playMoveSound } from "./sound.js";
+import { Clocks, formatClock } from "./clock.js";
+import * as Records from "./records.js";
+import { copyText } from "./records.js";
 
-const $ = (id) => document.getElementById(id);
+/** The element `id` (the page is ours: every id the code names exists). */
+const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
 
 // Timings a test or a curious person can read (docs/results/serve.md).
-const metrics = (window.konakisMetrics = {
+const metrics = (/** @type {any} */ (window).konakisMetrics = {
   ready: null, // ms from navigation start to the first board drawn
   analyseClick: null, // performance.now() of the last "Start analysis"
   firstInfo: null, // ms from that click to its first info on the page
   infoEvents: 0, // info events shown since that click
   engineReplies: 0,
+  lastReview: null, // {positions, seconds, finished} of the last review
 });
 
 const app = {
@@ -25,8 +31,9 @@ const app = {
   tree: null,
   current: null,
   players: { attackers: "human", defenders: "engine" },
+  /** @type {{kind: string, ms?: number, base?: number, inc?: number}} */
   time: { kind: "movetime", ms: 2000 },
-  clocks: null, // {attackers, defenders, inc, running, since}
+  clocks: null, // Clocks (clock.js) in a game on the clock
   gameActive: false, // a game is being played: clocks run, Konakis moves
   gameEnd: null, // a result the rules do not give: {winner, reason, text}
   engine: null, // the engine's running move search: {controller, node, id, info}
@@ -40,7 +47,6 @@ const app = {
   editing: null, // {pieces: Map, side}
   palette: "attacker",
   flipped: false,
-  exportFormat: "konakis",
   noteAt: null, // the node a green note was given at: moving on clears it
 };
 
@@ -53,11 +59,6 @@ function say(text, info = false) {
   $("message").textContent = text || "";
   $("message").classList.toggle("info", info);
   app.noteAt = info && text ? app.current : null;
-}
-
-function errorText(e) {
-  if (e instanceof ApiError) return e.body.why ? e.body.why : e.message;
-  return e && e.message ? e.message : String(e);
 }
 
 function sideName(side) {
@@ -168,10 +169,8 @@ async function newGame({ variant = $("variant").value, rules = {}, start = "star
     app.gameActive = true;
     // The clocks start with the first move, as on lichess: changing the
     // rules or starting a game costs no one time.
-    app.clocks = app.time.kind === "clock"
-      ? { attackers: app.time.base, defenders: app.time.base, inc: app.time.inc, running: null, since: 0 }
-      : null;
-    if (node.parent) startClock(node.pos.side);
+    app.clocks = app.time.kind === "clock" ? new Clocks(app.time.base, app.time.inc) : null;
+    if (app.clocks && node.parent) app.clocks.start(node.pos.side);
   } else {
     app.gameActive = false;
     app.clocks = null;
@@ -227,7 +226,7 @@ async function playMove(node, move) {
   nameMoves(child, pos);
   if (wasTip) {
     app.tree.promote(child);
-    switchClock(node.pos.side, pos);
+    if (app.clocks) app.clocks.moved(node.pos.side, !!pos.result);
   }
   say("");
   // Follow the game unless the person is looking elsewhere.
@@ -239,38 +238,13 @@ async function playMove(node, move) {
 
 // ---------- clocks ----------
 
-function startClock(side) {
-  if (!app.clocks) return;
-  app.clocks.running = side;
-  app.clocks.since = performance.now();
+// The time `side` has left, or null in a game without clocks.
+function remaining(side) {
+  return app.clocks ? app.clocks.remaining(side) : null;
 }
 
 function stopClock() {
-  const c = app.clocks;
-  if (!c || !c.running) return;
-  c[c.running] -= performance.now() - c.since;
-  c.running = null;
-}
-
-function remaining(side) {
-  const c = app.clocks;
-  if (!c) return null;
-  return c[side] - (c.running === side ? performance.now() - c.since : 0);
-}
-
-function switchClock(mover, pos) {
-  if (!app.clocks) return;
-  stopClock();
-  app.clocks[mover] += app.clocks.inc;
-  if (!pos.result) startClock(pos.side);
-}
-
-function formatClock(ms) {
-  const t = Math.max(0, ms);
-  const min = Math.floor(t / 60000);
-  const sec = Math.floor((t % 60000) / 1000);
-  if (t < 10000) return `${min}:${String(sec).padStart(2, "0")}.${Math.floor((t % 1000) / 100)}`;
-  return `${min}:${String(sec).padStart(2, "0")}`;
+  if (app.clocks) app.clocks.stop();
 }
 
 function tickClocks() {
@@ -289,10 +263,8 @@ function tickClocks() {
     box.classList.toggle("running", c.running === side);
     box.classList.toggle("low", left < 10000);
   }
-  if (c.running && remaining(c.running) <= 0 && !app.gameEnd) {
-    const loser = c.running;
-    stopClock();
-    c[loser] = 0;
+  const loser = app.gameEnd ? null : c.flagged();
+  if (loser) {
     stopEngine();
     endGame(loser === "attackers" ? "defenders" : "attackers", "time");
   }
@@ -399,8 +371,8 @@ async function takeBack() {
     while (tip.parent && human && tip.pos && tip.pos.side !== human) drop();
     app.gameEnd = null;
     if (app.clocks) {
-      stopClock();
-      startClock(tip.pos.side);
+      app.clocks.stop();
+      app.clocks.start(tip.pos.side);
     }
     setCurrent(tip);
     maybeEngineMove();
@@ -627,7 +599,7 @@ function saveNow() {
         players: app.players,
         time: app.time,
         end: app.gameEnd,
-        clocks: c ? { attackers: remaining("attackers"), defenders: remaining("defenders"), inc: c.inc, running: c.running } : null,
+        clocks: c ? c.saved() : null,
       },
       review: app.reviewNodes && !app.reviewing
         ? { tip: Persist.pathOf(app.reviewNodes[app.reviewNodes.length - 1]), sides: app.reviewSides || null, status: $("review-status").textContent }
@@ -669,8 +641,7 @@ async function restore() {
     app.players = g.players || app.players;
     app.time = g.time || app.time;
     app.gameEnd = g.end || null;
-    app.clocks = g.clocks ? { ...g.clocks, since: performance.now() } : null;
-    if (app.clocks && app.clocks.running) startClock(app.clocks.running);
+    app.clocks = g.clocks ? Clocks.restore(g.clocks) : null;
     const r = saved.data.review;
     if (r) {
       const tip = Persist.nodeAt(app.tree, r.tip);
@@ -1110,99 +1081,11 @@ async function setUpFrom(start) {
   return true;
 }
 
-async function copyText(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    const area = document.createElement("textarea");
-    area.value = text;
-    document.body.append(area);
-    area.select();
-    const ok = document.execCommand("copy");
-    area.remove();
-    return ok;
-  }
-}
-
-// ---------- import and export ----------
-
-let importedGames = [];
-
-async function readImport() {
-  $("import-message").textContent = "";
-  $("import-load").disabled = true;
-  $("import-games").hidden = true;
-  try {
-    const answer = await postJSON("/api/import", { text: $("import-text").value, variant: $("import-variant").value });
-    importedGames = answer.games;
-    const choice = $("import-choice");
-    choice.replaceChildren();
-    for (const g of answer.games) {
-      const o = document.createElement("option");
-      o.value = g.index;
-      const result = g.result || g.recorded;
-      const who = g.attackers || g.defenders ? ` · ${g.attackers || "?"} – ${g.defenders || "?"}` : "";
-      o.textContent = `#${g.index + 1} (line ${g.line}) · ${g.variant}${g.guessed ? " (guessed)" : ""} · ${g.moves.length} plies` +
-        (result ? ` · ${result.winner ? result.winner + " won" : "draw"}` : "") + who;
-      choice.append(o);
-    }
-    $("import-games").hidden = answer.games.length < 2;
-    $("import-load").disabled = false;
-    const notes = [];
-    if (answer.errors.length) notes.push(`${answer.errors.length} record(s) could not be read; the first: ${answer.errors[0]}`);
-    if (answer.truncated) notes.push(`only the first ${answer.games.length} games are listed`);
-    $("import-message").textContent = notes.join("; ");
-    if (answer.games.length === 1) await loadImported();
-  } catch (e) {
-    $("import-message").textContent = errorText(e);
-  }
-}
-
-async function loadImported() {
-  const g = importedGames.find((x) => String(x.index) === String($("import-choice").value)) || importedGames[0];
-  if (!g) return;
-  $("variant").value = g.variant;
-  try {
-    await newGame({ variant: g.variant, rules: g.rules, start: g.start, moves: g.moves, play: false });
-  } catch {
-    return;
-  }
-  $("import-dialog").close();
-  const notes = [`Loaded game ${g.index + 1}: ${g.moves.length} plies of ${g.variant}${g.guessed ? " (the record names no rules: guessed)" : ""}.`];
-  if (g.recorded && !g.result) notes.push(`Recorded result: ${g.recorded.text}.`);
-  if (g.note) notes.push(g.note + ".");
-  say(notes.join(" "), true);
-}
-
-function exportLineTip() {
-  const line = app.current.line();
-  return line[line.length - 1];
-}
-
-async function refreshExport() {
-  const tip = exportLineTip();
-  const request = {
-    ...app.tree.request(tip),
-    format: app.exportFormat,
-    attackers: app.players.attackers === "engine" && app.gameActive ? "Konakis" : "player",
-    defenders: app.players.defenders === "engine" && app.gameActive ? "Konakis" : "player",
-  };
-  if (app.gameEnd && tip === mainTip()) request.result = { winner: app.gameEnd.winner, reason: app.gameEnd.reason };
-  $("export-message").textContent = "";
-  try {
-    const answer = await postJSON("/api/export", request);
-    $("export-text").value = answer.text;
-  } catch (e) {
-    $("export-text").value = "";
-    $("export-message").textContent = errorText(e);
-  }
-}
 
 // ---------- wiring ----------
 
 function showTab(name) {
-  for (const b of document.querySelectorAll(".tabs button")) b.classList.toggle("active", b.dataset.tab === name);
+  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("button[data-tab]"))) b.classList.toggle("active", b.dataset.tab === name);
   for (const t of ["play", "analyse", "review", "edit"]) $(`tab-${t}`).hidden = t !== name;
   if (name === "edit") beginEdit();
   else if (app.editing) endEdit();
@@ -1257,8 +1140,8 @@ function wire() {
     render();
     if (app.analysis) renderLines(app.analysis, app.analysis.node.pos);
   });
-  for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab));
-  for (const b of document.querySelectorAll("#palette button")) {
+  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("button[data-tab]"))) b.addEventListener("click", () => showTab(b.dataset.tab));
+  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("#palette button"))) {
     b.addEventListener("click", () => {
       app.palette = b.dataset.piece;
       for (const x of document.querySelectorAll("#palette button")) x.classList.toggle("active", x === b);
@@ -1315,51 +1198,33 @@ function wire() {
   const navs = { "nav-first": "first", "nav-back": "back", "nav-forward": "forward", "nav-last": "last" };
   for (const [id, where] of Object.entries(navs)) $(id).addEventListener("click", () => navigate(where));
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest("input, textarea, select, dialog")) return;
+    if (/** @type {Element} */ (e.target).closest("input, textarea, select, dialog")) return;
     const keys = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
     if (keys[e.key]) {
       navigate(keys[e.key]);
       e.preventDefault();
     }
   });
-  $("import").addEventListener("click", () => {
-    $("import-variant").value = $("variant").value;
-    $("import-message").textContent = "";
-    $("import-dialog").showModal();
-  });
-  $("import-file").addEventListener("change", async () => {
-    const file = $("import-file").files[0];
-    if (!file) return;
-    if (file.size > 8 * 1024 * 1024) {
-      $("import-message").textContent = "That file is larger than 8 MiB.";
-      return;
-    }
-    $("import-text").value = await file.text();
-    readImport();
-  });
-  $("import-read").addEventListener("click", readImport);
-  $("import-load").addEventListener("click", loadImported);
-  $("export").addEventListener("click", () => {
-    $("export-dialog").showModal();
-    refreshExport();
-  });
-  for (const b of document.querySelectorAll("#export-dialog [data-format]")) {
-    b.addEventListener("click", () => {
-      app.exportFormat = b.dataset.format;
-      for (const x of document.querySelectorAll("#export-dialog [data-format]")) x.classList.toggle("active", x === b);
-      refreshExport();
-    });
-  }
-  $("export-copy").addEventListener("click", async () => {
-    $("export-message").textContent = (await copyText($("export-text").value)) ? "Copied." : "Select the text and copy it.";
-  });
-  $("export-save").addEventListener("click", () => {
-    const blob = new Blob([$("export-text").value], { type: "text/plain" });
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(blob);
-    a.download = app.exportFormat === "opentafl" ? "konakis-game.otg" : "konakis-game.txt";
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  Records.wire({
+    currentVariant: () => $("variant").value,
+    openGame: async (g) => {
+      if (!confirmDiscard("Loading a game")) return false;
+      $("variant").value = g.variant;
+      await newGame({ variant: g.variant, rules: g.rules, start: g.start, moves: g.moves, play: false });
+      return true;
+    },
+    say,
+    exportRequest: () => {
+      const line = app.current.line();
+      const tip = line[line.length - 1];
+      const request = {
+        ...app.tree.request(tip),
+        attackers: app.players.attackers === "engine" && app.gameActive ? "Konakis" : "player",
+        defenders: app.players.defenders === "engine" && app.gameActive ? "Konakis" : "player",
+      };
+      if (app.gameEnd && tip === mainTip()) request.result = { winner: app.gameEnd.winner, reason: app.gameEnd.reason };
+      return request;
+    },
   });
   setInterval(tickClocks, 100);
 }

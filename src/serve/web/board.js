@@ -1,3 +1,4 @@
+// @ts-check
 // The board: an SVG drawing of a position, with moves by click or drag.
 // It knows nothing of rules: the position it draws (from /api/position)
 // lists the legal moves, and a move it is asked to play goes back to the

@@ -1,3 +1,4 @@
+// @ts-check
 // Winning chances and the game review. The server's WDL model turns each
 // search's score into chances of a win, a draw and a loss (docs/http-api.md);
 // the page shows them as the attackers' or the defenders' percentage, and the
@@ -61,6 +62,11 @@ export function formatScore(score, side) {
 // (it adds ({mover, loss, before,
 // after, accuracy, mark, sign, better, line}). Resolves with the sides'
 // figures, or null when stopped.
+/**
+ * @param {any[]} nodes
+ * @param {{request: Object, limit: Object, from?: number, signal: AbortSignal,
+ *   onPosition?: (done: number, total: number, left: number) => void}} options
+ */
 export async function review(nodes, { request, limit, from = 0, signal, onPosition }) {
   const data = await reviewApi({ ...request, ...limit, from }, {
     position: (d) => {

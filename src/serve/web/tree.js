@@ -1,3 +1,4 @@
+// @ts-check
 // The game as a tree: each node is the position after one more move; the
 // first child continues the main line, the others are variations (a move
 // played from an earlier position starts one).
