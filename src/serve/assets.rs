@@ -62,6 +62,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("web/records.js"),
     ),
     (
+        "/editor.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/editor.js"),
+    ),
+    (
         "/favicon.svg",
         "image/svg+xml",
         include_str!("web/favicon.svg"),

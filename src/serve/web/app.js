@@ -12,6 +12,7 @@ import { playMoveSound } from "./sound.js";
 import { Clocks, formatClock } from "./clock.js";
 import * as Records from "./records.js";
 import { copyText } from "./records.js";
+import { Editor } from "./editor.js";
 
 /** The element `id` (the page is ours: every id the code names exists). */
 const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
@@ -44,13 +45,24 @@ const app = {
   reviewNodes: null,
   reviewSides: null, // the review's figures per side, for the summary
   retry: null, // {mistake, before, tries}: a marked move being retried
-  editing: null, // {pieces: Map, side}
-  palette: "attacker",
   flipped: false,
   noteAt: null, // the node a green note was given at: moving on clears it
 };
 
 let board;
+
+const editor = new Editor({
+  say,
+  render: () => render(),
+  variantStart: () => variantInfo(app.tree.setup.variant).start,
+  setUp: (start) => {
+    editor.end();
+    return setUpFrom(start);
+  },
+  showTab: (name) => showTab(name),
+  currentRecord: () => (app.current && app.current.pos ? app.current.pos.position : null),
+  copyText,
+});
 
 // ---------- messages ----------
 
@@ -202,7 +214,7 @@ function humanSide() {
 
 // Whether the person may move on the board now.
 function canMove(node) {
-  if (app.editing || !node.pos || node.pos.result) return false;
+  if (editor.active || !node.pos || node.pos.result) return false;
   if (!app.gameActive || node !== mainTip()) return true;
   if (app.gameEnd) return false;
   return app.players[node.pos.side] === "human";
@@ -356,7 +368,7 @@ function resign() {
 // Takes back the last move of the game (and Konakis' reply to it), or in a
 // study the move on the board.
 async function takeBack() {
-  if (app.editing) return;
+  if (editor.active) return;
   stopEngine();
   if (app.gameActive) {
     let tip = mainTip();
@@ -400,8 +412,10 @@ function setCurrent(node) {
 function render() {
   const node = app.current;
   if (!node) return;
-  if (app.editing) {
-    board.show(editedPosition(), { interactive: false });
+  board.editing = editor.active;
+  if (editor.active) {
+    const marks = node.pos ? node.pos.marks : variantInfo(app.tree.setup.variant).marks;
+    board.show(editor.position(marks), { interactive: false });
   } else if (node.pos) {
     const last = node.move ? splitMove(node.move) : null;
     const captured = node.pos.moves.length ? node.pos.moves[node.pos.moves.length - 1].captured : [];
@@ -432,8 +446,8 @@ function render() {
 function renderStatus() {
   const node = app.current;
   let text = "";
-  if (app.editing) {
-    text = `Setting up a position: the ${app.editing.side === "a" ? "attackers" : "defenders"} to move`;
+  if (editor.active) {
+    text = `Setting up a position: the ${editor.side === "a" ? "attackers" : "defenders"} to move`;
   } else if (!node.pos) {
     text = "";
   } else if (node.pos.result) {
@@ -580,7 +594,7 @@ let saveTimer = null;
 // Saves the game soon (once for a burst of changes) and puts the line on
 // the board and the move shown into the address.
 function scheduleSave() {
-  if (!app.tree || !app.current || app.editing) return;
+  if (!app.tree || !app.current || editor.active) return;
   const hash = Persist.fragment(app.tree, app.current);
   if (location.hash !== hash) history.replaceState(null, "", hash);
   clearTimeout(saveTimer);
@@ -974,83 +988,21 @@ async function judgeRetry(child) {
   }
 }
 
-// ---------- the board editor ----------
-
-function editedPosition() {
-  const e = app.editing;
-  const v = variantInfo(app.tree.setup.variant);
-  const pieces = { attackers: [], defenders: [], king: null };
-  for (const [sq, kind] of e.pieces) {
-    if (kind === "attacker") pieces.attackers.push(sq);
-    else if (kind === "defender") pieces.defenders.push(sq);
-    else pieces.king = sq;
-  }
-  return {
-    size: e.size, pieces, marks: app.current.pos ? app.current.pos.marks : v.marks,
-    legal: [], side: e.side === "a" ? "attackers" : "defenders", position: "editing", result: null, moves: [],
-  };
-}
+// ---------- the board editor (editor.js) ----------
 
 function beginEdit() {
   const pos = app.current.pos;
   if (!pos) return;
   stopEngine();
   pauseAnalysis();
-  const pieces = new Map();
-  pos.pieces.attackers.forEach((s) => pieces.set(s, "attacker"));
-  pos.pieces.defenders.forEach((s) => pieces.set(s, "defender"));
-  if (pos.pieces.king) pieces.set(pos.pieces.king, "king");
-  app.editing = { pieces, size: pos.size, side: pos.side === "attackers" ? "a" : "d" };
-  $("edit-side").value = app.editing.side;
-  board.editing = true;
+  editor.begin(pos);
   render();
 }
 
 function endEdit() {
-  app.editing = null;
-  board.editing = false;
+  editor.end();
   render();
   resumeAnalysis();
-}
-
-function editSquare(name) {
-  const e = app.editing;
-  if (!e) return;
-  if (app.palette === "empty" || e.pieces.get(name) === app.palette) {
-    e.pieces.delete(name);
-  } else {
-    if (app.palette === "king") {
-      for (const [sq, kind] of e.pieces) {
-        if (kind === "king") {
-          e.pieces.delete(sq);
-          say(`A board has one king: it moved from ${sq} to ${name}.`, true);
-        }
-      }
-    }
-    e.pieces.set(name, app.palette);
-  }
-  render();
-}
-
-function editedRecord() {
-  const e = app.editing;
-  let out = "/";
-  for (let rank = 0; rank < e.size; rank++) {
-    let empty = 0;
-    for (let file = 0; file < e.size; file++) {
-      const kind = e.pieces.get(String.fromCharCode(97 + file) + (rank + 1));
-      if (!kind) {
-        empty++;
-        continue;
-      }
-      if (empty) out += empty;
-      empty = 0;
-      out += kind === "attacker" ? "t" : kind === "defender" ? "T" : "K";
-    }
-    if (empty) out += empty;
-    out += "/";
-  }
-  return out;
 }
 
 // Sets up the board from a start point (`<record> <a|d> [n n]`), under the
@@ -1088,7 +1040,7 @@ function showTab(name) {
   for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("button[data-tab]"))) b.classList.toggle("active", b.dataset.tab === name);
   for (const t of ["play", "analyse", "review", "edit"]) $(`tab-${t}`).hidden = t !== name;
   if (name === "edit") beginEdit();
-  else if (app.editing) endEdit();
+  else if (editor.active) endEdit();
 }
 
 function navigate(where) {
@@ -1141,60 +1093,7 @@ function wire() {
     if (app.analysis) renderLines(app.analysis, app.analysis.node.pos);
   });
   for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("button[data-tab]"))) b.addEventListener("click", () => showTab(b.dataset.tab));
-  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("#palette button"))) {
-    b.addEventListener("click", () => {
-      app.palette = b.dataset.piece;
-      for (const x of document.querySelectorAll("#palette button")) x.classList.toggle("active", x === b);
-    });
-  }
-  $("edit-side").addEventListener("change", () => {
-    if (app.editing) app.editing.side = $("edit-side").value;
-    render();
-  });
-  $("edit-clear").addEventListener("click", () => {
-    if (app.editing) app.editing.pieces.clear();
-    render();
-  });
-  $("edit-start").addEventListener("click", () => {
-    if (!app.editing) return;
-    const v = variantInfo(app.tree.setup.variant);
-    app.editing.pieces.clear();
-    const rows = v.start.slice(1, -1).split("/");
-    rows.forEach((row, rank) => {
-      let file = 0;
-      for (const m of row.matchAll(/(\d+)|([tTK])/g)) {
-        if (m[1]) file += parseInt(m[1], 10);
-        else {
-          app.editing.pieces.set(String.fromCharCode(97 + file) + (rank + 1), m[2] === "t" ? "attacker" : m[2] === "T" ? "defender" : "king");
-          file++;
-        }
-      }
-    });
-    render();
-  });
-  $("edit-done").addEventListener("click", async () => {
-    if (!app.editing) return;
-    const start = `${editedRecord()} ${app.editing.side}`;
-    app.editing = null;
-    board.editing = false;
-    const ok = await setUpFrom(start);
-    if (ok) showTab("analyse");
-    else beginEditAgain(start);
-  });
-  $("record-load").addEventListener("click", async () => {
-    let text = $("record-input").value.trim();
-    if (!text) return;
-    if (text.split(/\s+/).length === 1) text += ` ${$("edit-side").value}`;
-    if (app.editing) endEdit();
-    if (await setUpFrom(text)) showTab("analyse");
-  });
-  $("record-copy").addEventListener("click", async () => {
-    // While editing, the position on the board is the one being made.
-    const record = app.editing ? `${editedRecord()} ${app.editing.side}` : app.current.pos && app.current.pos.position;
-    if (!record) return;
-    $("record-input").value = record;
-    say((await copyText(record)) ? "Position record copied." : "Select the record above and copy it.", true);
-  });
+  editor.wire();
   const navs = { "nav-first": "first", "nav-back": "back", "nav-forward": "forward", "nav-last": "last" };
   for (const [id, where] of Object.entries(navs)) $(id).addEventListener("click", () => navigate(where));
   document.addEventListener("keydown", (e) => {
@@ -1229,26 +1128,6 @@ function wire() {
   setInterval(tickClocks, 100);
 }
 
-function beginEditAgain(start) {
-  // The position was refused: keep editing what the person made.
-  const record = start.split(" ")[0];
-  const side = start.split(" ")[1];
-  const pieces = new Map();
-  record.slice(1, -1).split("/").forEach((row, rank) => {
-    let file = 0;
-    for (const m of row.matchAll(/(\d+)|([tTK])/g)) {
-      if (m[1]) file += parseInt(m[1], 10);
-      else {
-        pieces.set(String.fromCharCode(97 + file) + (rank + 1), m[2] === "t" ? "attacker" : m[2] === "T" ? "defender" : "king");
-        file++;
-      }
-    }
-  });
-  app.editing = { pieces, size: record.split("/").length - 2, side };
-  board.editing = true;
-  render();
-}
-
 async function main() {
   board = new Board($("board"), {
     onMove: async (move) => {
@@ -1257,7 +1136,7 @@ async function main() {
       if (child && app.retry && from === app.retry.before) judgeRetry(child);
     },
     onRefused: say,
-    onSquare: editSquare,
+    onSquare: (name) => editor.square(name),
   });
   wire();
   restoreSettings();
