@@ -67,6 +67,21 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("web/editor.js"),
     ),
     (
+        "/movelist.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/movelist.js"),
+    ),
+    (
+        "/analysis.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/analysis.js"),
+    ),
+    (
+        "/reviewpanel.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/reviewpanel.js"),
+    ),
+    (
         "/favicon.svg",
         "image/svg+xml",
         include_str!("web/favicon.svg"),

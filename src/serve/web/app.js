@@ -13,6 +13,9 @@ import { Clocks, formatClock } from "./clock.js";
 import * as Records from "./records.js";
 import { copyText } from "./records.js";
 import { Editor } from "./editor.js";
+import { drawMoveList } from "./movelist.js";
+import { Analysis } from "./analysis.js";
+import { ReviewPanel } from "./reviewpanel.js";
 
 /** The element `id` (the page is ours: every id the code names exists). */
 const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
@@ -38,13 +41,6 @@ const app = {
   gameActive: false, // a game is being played: clocks run, Konakis moves
   gameEnd: null, // a result the rules do not give: {winner, reason, text}
   engine: null, // the engine's running move search: {controller, node, id, info}
-  analysing: false,
-  analysis: null, // {controller, node, lines}
-  analysisTimer: null,
-  reviewing: null, // AbortController
-  reviewNodes: null,
-  reviewSides: null, // the review's figures per side, for the summary
-  retry: null, // {mistake, before, tries}: a marked move being retried
   flipped: false,
   noteAt: null, // the node a green note was given at: moving on clears it
 };
@@ -111,6 +107,43 @@ function variantInfo(name) {
 
 // ---------- the game ----------
 
+const analysis = new Analysis({
+  current: () => app.current,
+  request: (node) => app.tree.request(node),
+  ensure,
+  blocked: () => !!(app.engine || reviews.running),
+  setArrows: (arrows) => board.setArrows(arrows),
+  showEval,
+  chanceOrScore,
+  showSoldiers,
+  playLine,
+  showBetterMove,
+  say,
+  render: () => render(),
+  metrics,
+});
+
+const reviews = new ReviewPanel({
+  current: () => app.current,
+  setCurrent: (node) => setCurrent(node),
+  request: (node) => app.tree.request(node),
+  // A review pauses the game it reviews.
+  pauseGame: () => {
+    if (app.engine || (app.gameActive && !app.gameEnd && !(mainTip().pos && mainTip().pos.result))) {
+      stopEngine();
+      stopClock();
+      app.gameActive = false;
+      say("The game is paused for the review; New game starts another.", true);
+    }
+  },
+  pauseAnalysis: () => analysis.pause(),
+  resumeAnalysis: () => analysis.resume(),
+  clearArrows: () => board.setArrows([]),
+  say,
+  render: () => render(),
+  metrics,
+});
+
 function readSettings() {
   const opponent = $("opponent").value;
   app.players = {
@@ -158,15 +191,9 @@ function showTimeKind() {
 // tab's settings (`play` false: a board to study, no clocks, no engine).
 async function newGame({ variant = $("variant").value, rules = {}, start = "startpos", moves = [], play = true } = {}) {
   stopEngine();
-  stopReview();
+  reviews.reset();
   app.tree = new GameTree({ variant, rules, start });
   app.gameEnd = null;
-  app.reviewNodes = null;
-  app.reviewSides = null;
-  $("graph").replaceChildren();
-  $("review-summary").hidden = true;
-  $("review-marks").replaceChildren();
-  $("review-status").textContent = "Reviews the line on the board, from its first move to its last.";
   let node = app.tree.root;
   for (const m of moves) node = app.tree.add(node, m);
   try {
@@ -316,7 +343,7 @@ function maybeEngineMove() {
   }
   const search = { controller, node: tip, id: null, info: null };
   app.engine = search;
-  pauseAnalysis();
+  analysis.pause();
   render();
   analyse(request, {
     queued: () => say("Another client's search has the engine: Konakis moves once it ends.", true),
@@ -325,7 +352,7 @@ function maybeEngineMove() {
       if (d.multipv === 1 && !d.bound) {
         search.info = d;
         tip.eval = { chance: Review.attackersChance(d.wdl, tip.pos.side), score: d.score, side: tip.pos.side };
-        if (!app.analysing) showEval(tip.eval.chance, tip.eval.score, tip.eval.side);
+        if (!analysis.on) showEval(tip.eval.chance, tip.eval.score, tip.eval.side);
         renderStatus();
       }
     },
@@ -341,7 +368,7 @@ function maybeEngineMove() {
         if (child && tip.eval && !child.eval) child.eval = tip.eval;
         if (child && app.current === child) render();
       }
-      resumeAnalysis();
+      analysis.resume();
     })
     .catch((e) => {
       if (app.engine === search) app.engine = null;
@@ -405,8 +432,8 @@ function setCurrent(node) {
     ensure(node).then(() => app.current === node && render()).catch((e) => say(errorText(e)));
   }
   render();
-  if (app.analysing) scheduleAnalysis();
-  else clearAnalysisDisplay();
+  if (analysis.on) analysis.schedule();
+  else analysis.clearDisplay();
 }
 
 function render() {
@@ -425,13 +452,13 @@ function render() {
   renderStatus();
   renderMoves();
   tickClocks();
-  if (!app.analysing && !app.engine) {
+  if (!analysis.on && !app.engine) {
     if (node.review) showEval(node.review.chance, node.review.score, node.review.side);
     else if (node.pos && node.pos.result) showEval(Review.resultChance(node.pos.result), null, null);
     else if (node.eval) showEval(node.eval.chance, node.eval.score, node.eval.side);
     else showEval(null, null, null);
   }
-  if (app.reviewNodes) Review.drawGraph($("graph"), app.reviewNodes, node, setCurrent);
+  reviews.drawGraph(node);
   showBetterMove(node);
   $("undo").disabled = !node.parent && !(app.gameActive && mainTip().parent);
   $("move-now").disabled = !app.engine;
@@ -497,8 +524,8 @@ function showEval(chance, score, side) {
 // At a move the review marked, the better move as an arrow and its line.
 function showBetterMove(node) {
   const r = node.review;
-  const better = r && r.mark && r.better && !app.retry ? r.better : null;
-  if (!app.analysing) board.setArrows(better ? [{ move: better, kind: "better" }] : []);
+  const better = r && r.mark && r.better && !reviews.retry ? r.better : null;
+  if (!analysis.on) board.setArrows(better ? [{ move: better, kind: "better" }] : []);
   const box = $("review-better");
   if (!box) return;
   box.hidden = !better;
@@ -506,85 +533,22 @@ function showBetterMove(node) {
     $("review-better-text").textContent =
       `${node.notation || node.move}${r.sign} gave away ${Math.round(r.loss * 100)} points of the ${r.mover}' chances. Better: ${better}` +
       (r.line && r.line.length > 1 ? ` (${r.line.slice(0, 8).join(" ")})` : "");
-    $("review-retry").disabled = !!app.reviewing;
-  }
-}
-
-function moveSpan(node) {
-  const span = document.createElement("span");
-  span.className = "mv";
-  if (node === app.current) span.classList.add("current");
-  if (node.review && node.review.mark) span.classList.add(node.review.mark);
-  span.textContent = node.notation || node.move;
-  span.dataset.ply = node.ply;
-  span.addEventListener("click", () => setCurrent(node));
-  return span;
-}
-
-// Numbers turns as people do: `1. d1-d3 f4-f3`; a line that starts with
-// the second side's move shows `1…`.
-function appendMove(parent, node, forceNumber) {
-  const ply = node.ply;
-  const rootSide = app.tree.root.pos ? app.tree.root.pos.side : null;
-  const firstSide = variantInfo(app.tree.setup.variant) ? variantInfo(app.tree.setup.variant).first : "attackers";
-  const offset = rootSide && rootSide !== firstSide ? 1 : 0;
-  const index = ply - 1 + offset;
-  const turn = Math.floor(index / 2) + 1;
-  const unit = document.createElement("span");
-  unit.className = "turn";
-  if (index % 2 === 0 || forceNumber) {
-    const num = document.createElement("span");
-    num.className = "num";
-    num.textContent = index % 2 === 0 ? `${turn}.` : `${turn}…`;
-    unit.append(num);
-  }
-  unit.append(moveSpan(node));
-  parent.append(unit, " ");
-}
-
-function renderLine(parent, from) {
-  let x = from;
-  let force = true;
-  while (x.children.length) {
-    const main = x.children[0];
-    appendMove(parent, main, force);
-    force = false;
-    for (const v of x.children.slice(1)) {
-      const box = document.createElement("span");
-      box.className = "variation";
-      box.append("( ");
-      appendMove(box, v, true);
-      renderLine(box, v);
-      box.append(") ");
-      parent.append(box);
-      force = true;
-    }
-    x = main;
+    $("review-retry").disabled = !!reviews.running;
   }
 }
 
 function renderMoves() {
-  const box = $("moves");
-  box.replaceChildren();
-  renderLine(box, app.tree.root);
+  const rootSide = app.tree.root.pos ? app.tree.root.pos.side : null;
+  const info = variantInfo(app.tree.setup.variant);
+  const firstSide = info ? info.first : "attackers";
   const tip = mainTip();
-  const result = (tip.pos && tip.pos.result) || (app.gameActive && app.gameEnd);
-  if (result) {
-    const r = document.createElement("span");
-    r.className = "result";
-    const text = result.text || (result.winner ? `the ${result.winner} win` : "a draw");
-    r.textContent = text.charAt(0).toUpperCase() + text.slice(1) + ".";
-    box.append(r);
-  }
-  // Scroll the list only, never the page (a page that jumps under the
-  // pointer or pushes the board off a phone's screen).
-  const cur = box.querySelector(".mv.current");
-  if (cur) {
-    const b = box.getBoundingClientRect();
-    const c = cur.getBoundingClientRect();
-    if (c.top < b.top) box.scrollTop -= b.top - c.top;
-    else if (c.bottom > b.bottom) box.scrollTop += c.bottom - b.bottom;
-  }
+  drawMoveList($("moves"), {
+    root: app.tree.root,
+    current: app.current,
+    offset: rootSide && rootSide !== firstSide ? 1 : 0,
+    result: (tip.pos && tip.pos.result) || (app.gameActive && app.gameEnd) || null,
+    onJump: setCurrent,
+  });
 }
 
 // ---------- what survives a reload, and links ----------
@@ -615,8 +579,8 @@ function saveNow() {
         end: app.gameEnd,
         clocks: c ? c.saved() : null,
       },
-      review: app.reviewNodes && !app.reviewing
-        ? { tip: Persist.pathOf(app.reviewNodes[app.reviewNodes.length - 1]), sides: app.reviewSides || null, status: $("review-status").textContent }
+      review: reviews.nodes && !reviews.running
+        ? { tip: Persist.pathOf(reviews.nodes[reviews.nodes.length - 1]), sides: reviews.sides || null, status: $("review-status").textContent }
         : null,
     },
   });
@@ -659,15 +623,12 @@ async function restore() {
     const r = saved.data.review;
     if (r) {
       const tip = Persist.nodeAt(app.tree, r.tip);
-      app.reviewNodes = tip.line();
-      if (app.reviewNodes.every((n) => n.review)) {
-        if (r.sides) {
-          app.reviewSides = r.sides;
-          showSummary(app.reviewNodes, r.sides);
-        }
+      const line = tip.line();
+      if (line.every((n) => n.review)) {
+        reviews.nodes = line;
+        reviews.sides = r.sides || null;
+        reviews.showSummary();
         $("review-status").textContent = r.status || "";
-      } else {
-        app.reviewNodes = null;
       }
     }
     setCurrent(current);
@@ -679,113 +640,7 @@ async function restore() {
   }
 }
 
-// ---------- analysis ----------
-
-function clearAnalysisDisplay() {
-  $("lines").querySelector("tbody").replaceChildren();
-  if (app.current) showBetterMove(app.current);
-  else board.setArrows([]);
-}
-
-function pauseAnalysis() {
-  if (app.analysis) {
-    app.analysis.controller.abort();
-    app.analysis = null;
-  }
-}
-
-function resumeAnalysis() {
-  if (app.analysing) scheduleAnalysis();
-}
-
-function scheduleAnalysis() {
-  clearTimeout(app.analysisTimer);
-  app.analysisTimer = setTimeout(startAnalysis, 80);
-}
-
-async function startAnalysis() {
-  pauseAnalysis();
-  if (!app.analysing || app.engine || app.reviewing) return;
-  const node = app.current;
-  const pos = await ensure(node).catch(() => null);
-  if (!pos || node !== app.current || !app.analysing || app.engine) return;
-  clearAnalysisDisplay();
-  if (pos.result) {
-    $("analysis-stats").textContent = "The game is over in this position.";
-    return;
-  }
-  const controller = new AbortController();
-  const run = { controller, node, lines: [] };
-  app.analysis = run;
-  const multipv = parseInt($("multipv").value, 10);
-  $("analysis-stats").textContent = "Searching…";
-  analyse({ ...app.tree.request(node), infinite: true, multipv }, {
-    queued: () => {
-      if (app.analysis === run) $("analysis-stats").textContent = "Waiting: another client's search has the engine…";
-    },
-    info: (d) => {
-      if (app.analysis !== run) return;
-      const now = performance.now();
-      if (metrics.analyseClick !== null && metrics.firstInfo === null) metrics.firstInfo = now - metrics.analyseClick;
-      metrics.infoEvents++;
-      run.lines[d.multipv - 1] = d;
-      run.lines.length = Math.min(run.lines.length, multipv);
-      renderLines(run, pos);
-      statsText(d.depth, d.nodes, d.nps, d.time);
-    },
-    progress: (d) => {
-      if (app.analysis !== run) return;
-      const depth = run.lines[0] ? run.lines[0].depth : 0;
-      statsText(depth, d.nodes, d.nps, d.time);
-    },
-  }, controller.signal).catch((e) => {
-    if (app.analysis === run) say(`Analysis stopped: ${errorText(e)}`);
-  });
-}
-
-function statsText(depth, nodes, nps, time) {
-  const kn = (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : `${Math.round(n / 1e3)} k`);
-  $("analysis-stats").textContent = `depth ${depth} · ${kn(nodes)} nodes · ${kn(nps)} nodes/s · ${(time / 1000).toFixed(1)} s`;
-}
-
-function renderLines(run, pos) {
-  const body = $("lines").querySelector("tbody");
-  body.replaceChildren();
-  const arrows = [];
-  run.lines.forEach((d) => {
-    if (!d) return;
-    const tr = document.createElement("tr");
-    const score = document.createElement("td");
-    score.className = "score";
-    const bound = d.bound === "lower" ? "+" : d.bound === "upper" ? "−" : "";
-    const chance = Review.attackersChance(d.wdl, pos.side);
-    score.textContent = chanceOrScore(chance, d.score, pos.side) + bound;
-    score.title = showSoldiers() ? Review.formatChance(chance) : `score ${Review.formatScore(d.score, pos.side)} (soldiers, the attackers' view)`;
-    const depth = document.createElement("td");
-    // A proven win ends the search at once: its depth says nothing then.
-    const proven = d.score && (d.score.win !== undefined || d.score.loss !== undefined);
-    depth.textContent = proven ? `${Math.max(d.seldepth, d.pv.length)}` : `${d.depth}/${d.seldepth}`;
-    depth.title = proven ? "moves searched to the end of the game" : "depth / selective depth";
-    const line = document.createElement("td");
-    line.className = "pv";
-    d.pv.forEach((m, i) => {
-      const s = document.createElement("span");
-      s.textContent = m;
-      s.title = "Play the line to here";
-      s.addEventListener("click", () => playLine(run.node, d.pv.slice(0, i + 1)));
-      line.append(s, " ");
-    });
-    tr.append(score, depth, line);
-    body.append(tr);
-    if (d.pv.length) arrows.push({ move: d.pv[0] });
-  });
-  board.setArrows(arrows);
-  const best = run.lines[0];
-  if (best) {
-    run.node.eval = { chance: Review.attackersChance(best.wdl, pos.side), score: best.score, side: pos.side };
-    showEval(run.node.eval.chance, best.score, pos.side);
-  }
-}
+// ---------- analysis (analysis.js) ----------
 
 // Adds a line of moves from `node` to the tree (as a variation when it
 // differs) and shows its end.
@@ -804,189 +659,7 @@ async function playLine(node, moves) {
   }
 }
 
-function toggleAnalysis() {
-  app.analysing = !app.analysing;
-  $("analyse-toggle").textContent = app.analysing ? "Stop analysis" : "Start analysis";
-  if (app.analysing) {
-    metrics.analyseClick = performance.now();
-    metrics.firstInfo = null;
-    metrics.infoEvents = 0;
-    startAnalysis();
-  } else {
-    clearTimeout(app.analysisTimer);
-    pauseAnalysis();
-    $("analysis-stats").textContent = "Stopped.";
-    board.setArrows([]);
-    render();
-  }
-}
-
-// ---------- review ----------
-
-function stopReview() {
-  if (app.reviewing) {
-    app.reviewing.abort();
-    app.reviewing = null;
-  }
-}
-
-// The budget a review searches each position to, from the select.
-function reviewLimit() {
-  const [kind, value] = $("review-limit").value.split(":");
-  return { [kind]: parseInt(value, 10) };
-}
-
-async function startReview() {
-  if (app.reviewing) return;
-  if (app.engine || (app.gameActive && !app.gameEnd && !(mainTip().pos && mainTip().pos.result))) {
-    stopEngine();
-    stopClock();
-    app.gameActive = false;
-    say("The game is paused for the review; New game starts another.", true);
-  }
-  pauseAnalysis();
-  endRetry();
-  const nodes = app.current.line();
-  app.reviewNodes = nodes;
-  for (const n of nodes) n.review = null;
-  const controller = new AbortController();
-  app.reviewing = controller;
-  $("review-start").disabled = true;
-  $("review-stop").disabled = false;
-  $("review-progress").hidden = false;
-  $("review-progress").max = nodes.length;
-  $("review-progress").value = 0;
-  $("review-summary").hidden = true;
-  $("review-marks").replaceChildren();
-  $("review-status").textContent = `Reviewing ${nodes.length} positions…`;
-  const started = performance.now();
-  let data = null;
-  try {
-    data = await Review.review(nodes, {
-      request: app.tree.request(nodes[nodes.length - 1]),
-      limit: reviewLimit(),
-      signal: controller.signal,
-      onPosition: (done, total, left) => {
-        $("review-progress").value = done;
-        const secs = Math.round(left / 1000);
-        $("review-status").textContent = `Reviewing: ${done} of ${total} positions` + (done > 1 ? `, about ${secs} s left` : "");
-        Review.drawGraph($("graph"), nodes, app.current, setCurrent);
-      },
-    });
-  } catch (e) {
-    say(`Review stopped: ${errorText(e)}`);
-  }
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  metrics.lastReview = { positions: nodes.length, seconds: parseFloat(seconds), finished: !!data };
-  app.reviewing = null;
-  $("review-start").disabled = false;
-  $("review-stop").disabled = true;
-  $("review-progress").hidden = true;
-  const budget = $("review-limit").selectedOptions[0].text;
-  $("review-status").textContent = data
-    ? `Reviewed ${nodes.length} positions in ${seconds} s (${budget} each${data.repeatable ? "; the same marks every time" : "; by time, so not repeatable"}).`
-    : "Review stopped.";
-  if (data) {
-    app.reviewSides = data.sides;
-    showSummary(nodes, data.sides);
-  }
-  render();
-  resumeAnalysis();
-}
-
-function showSummary(nodes, sides) {
-  const body = $("review-summary").querySelector("tbody");
-  body.replaceChildren();
-  for (const row of Review.summaryRows(sides)) {
-    const tr = document.createElement("tr");
-    for (const text of row) {
-      const td = document.createElement("td");
-      td.textContent = text;
-      tr.append(td);
-    }
-    body.append(tr);
-  }
-  $("review-summary").hidden = false;
-  const list = $("review-marks");
-  list.replaceChildren();
-  for (const n of nodes) {
-    const r = n.review;
-    if (!r || !r.mark) continue;
-    const li = document.createElement("li");
-    li.className = r.mark;
-    li.textContent = Review.markText(n, Math.floor((n.ply - 1) / 2) + 1);
-    li.addEventListener("click", () => setCurrent(n));
-    list.append(li);
-  }
-}
-
-// ---------- retrying a mistake ----------
-
-// The person is put at the position before a marked move and asked for a
-// better one: the engine's move is right at once; another is searched as
-// the review searched it, and is right when it gives away less than an
-// inaccuracy would.
-function beginRetry() {
-  const node = app.current;
-  const r = node.review;
-  if (!r || !r.mark || !node.parent || app.reviewing) return;
-  app.retry = { mistake: node, before: node.parent, tries: 0 };
-  setCurrent(node.parent);
-  board.setArrows([]);
-  $("retry-status").hidden = false;
-  $("retry-status").textContent = `Find a better move for the ${r.mover} than ${node.notation || node.move}.`;
-}
-
-function endRetry() {
-  app.retry = null;
-  if ($("retry-status")) $("retry-status").hidden = true;
-}
-
-// Judges the retried move at `child` (played from the retry's position).
-async function judgeRetry(child) {
-  const retry = app.retry;
-  const mistake = retry.mistake.review;
-  retry.tries++;
-  const say2 = (text) => ($("retry-status").textContent = text);
-  if (child.move === retry.mistake.move) {
-    say2("That is the move that was played. Try another.");
-    setCurrent(retry.before);
-    return;
-  }
-  if (child.move === retry.before.review.best) {
-    say2(`Yes: ${child.move} is Konakis's move here.`);
-    app.retry = null;
-    return;
-  }
-  say2(`Checking ${child.move}…`);
-  const controller = new AbortController();
-  app.reviewing = controller;
-  try {
-    const line = [retry.before, child];
-    const request = app.tree.request(child);
-    const saved = retry.before.review;
-    const data = await Review.review(line, {
-      request, limit: reviewLimit(), from: request.moves.length - 1, signal: controller.signal,
-    }).catch((e) => {
-      say(errorText(e));
-      return null;
-    });
-    line[0].review = saved;
-    if (!data || app.retry !== retry) return;
-    const verdict = data.moves[0];
-    const pct = (x) => `${Math.round(x * 100)}%`;
-    if (!verdict.mark) {
-      say2(`Good: ${child.move} keeps the ${mistake.mover}' chances at ${pct(verdict.after)} (the game's move left ${pct(mistake.after)}).`);
-      app.retry = null;
-    } else {
-      say2(`Not that either: ${child.move} leaves ${pct(verdict.after)} (${verdict.mark}). Try again.`);
-      setCurrent(retry.before);
-    }
-  } finally {
-    app.reviewing = null;
-    render();
-  }
-}
+// ---------- review (reviewpanel.js) ----------
 
 // ---------- the board editor (editor.js) ----------
 
@@ -994,7 +667,7 @@ function beginEdit() {
   const pos = app.current.pos;
   if (!pos) return;
   stopEngine();
-  pauseAnalysis();
+  analysis.pause();
   editor.begin(pos);
   render();
 }
@@ -1002,7 +675,7 @@ function beginEdit() {
 function endEdit() {
   editor.end();
   render();
-  resumeAnalysis();
+  analysis.resume();
 }
 
 // Sets up the board from a start point (`<record> <a|d> [n n]`), under the
@@ -1081,16 +754,14 @@ function wire() {
   $("time-kind").addEventListener("change", showTimeKind);
   $("move-now").addEventListener("click", moveNow);
   $("resign").addEventListener("click", resign);
-  $("analyse-toggle").addEventListener("click", toggleAnalysis);
-  $("multipv").addEventListener("change", () => app.analysing && scheduleAnalysis());
-  $("review-start").addEventListener("click", startReview);
-  $("review-stop").addEventListener("click", stopReview);
-  $("review-retry").addEventListener("click", beginRetry);
+  $("analyse-toggle").addEventListener("click", () => analysis.toggle());
+  $("multipv").addEventListener("change", () => analysis.on && analysis.schedule());
+  reviews.wire();
   $("show-soldiers").checked = localStorage.getItem("konakis.soldiers") === "true";
   $("show-soldiers").addEventListener("change", () => {
     localStorage.setItem("konakis.soldiers", String($("show-soldiers").checked));
     render();
-    if (app.analysis) renderLines(app.analysis, app.analysis.node.pos);
+    analysis.redraw();
   });
   for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("button[data-tab]"))) b.addEventListener("click", () => showTab(b.dataset.tab));
   editor.wire();
@@ -1133,7 +804,7 @@ async function main() {
     onMove: async (move) => {
       const from = app.current;
       const child = await playMove(from, move);
-      if (child && app.retry && from === app.retry.before) judgeRetry(child);
+      if (child) reviews.played(from, child);
     },
     onRefused: say,
     onSquare: (name) => editor.square(name),
