@@ -365,3 +365,42 @@ fn every_error_is_json_and_marked_nosniff() {
         a.body
     );
 }
+
+/// A request whose client leaves at any moment (while it waits for the
+/// older work to stop, while its search starts) frees the engine: another
+/// client's search then starts, never waits for ever.
+#[test]
+fn a_client_that_leaves_early_never_holds_the_engine() {
+    let server = Server::start(&["--threads", "1", "--hash", "256"]);
+    let addr = &server.addr;
+    let next = json!({ "variant": "tablut", "depth": 1 }).to_string();
+    for (i, delay) in [0u64, 1, 2, 5, 10, 20, 40].into_iter().enumerate() {
+        // A changed variant makes the search clear its 256 MiB table, so
+        // there is time to leave while it starts.
+        let variant = if i % 2 == 0 { "copenhagen" } else { "brandubh" };
+        let (path, body) = if i % 3 == 2 {
+            (
+                "/api/review",
+                json!({ "variant": variant, "moves": ["k8-h8"], "nodes": 50_000 }),
+            )
+        } else {
+            (
+                "/api/analyse",
+                json!({ "variant": variant, "movetime": 60_000 }),
+            )
+        };
+        let body = body.to_string();
+        let mut stream = TcpStream::connect(addr).unwrap();
+        write!(
+            stream,
+            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nX-Konakis-Client: leaver\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(delay));
+        drop(stream);
+        let (mut other, _) = open_as(addr, "stayer", &next);
+        let end = bestmove(&mut other);
+        assert!(end["best"].is_string(), "after a drop at {delay} ms: {end}");
+    }
+}

@@ -303,9 +303,8 @@ async fn begin(mut guard: WorkGuard, job: Job) -> Result<(Event, Streaming), Eve
     let id = match started {
         Ok(Ok(id)) => id,
         Ok(Err(why)) => {
-            if let Some(t) = guard.ticket() {
-                guard.hub().finish(t);
-            }
+            // The hub freed the cores already.
+            guard.release();
             return Err(match why {
                 NotStarted::Replaced => event(
                     "bestmove",

@@ -37,6 +37,8 @@ pub struct Ticket {
     stop: Arc<AtomicBool>,
     /// Ended: the cores are free.
     done: AtomicBool,
+    /// Its search or review started: that, not the request, ends it.
+    started: AtomicBool,
     /// The engine search, once started.
     search: Mutex<Option<SearchId>>,
 }
@@ -142,6 +144,7 @@ impl Hub {
             preemptible,
             stop: Arc::new(AtomicBool::new(false)),
             done: AtomicBool::new(false),
+            started: AtomicBool::new(false),
             search: Mutex::new(None),
         });
         let old = current.replace(ticket.clone()).filter(|t| !t.is_done());
@@ -183,6 +186,12 @@ impl Hub {
             // The wake-up is the rule; the timeout only a safety net.
             let _ = tokio::time::timeout(Duration::from_millis(500), freed).await;
         }
+    }
+
+    /// Marks work started: from now on its own end frees the cores (a
+    /// review's thread, a search's result), not its request's.
+    pub fn started(&self, ticket: &Ticket) {
+        ticket.started.store(true, Ordering::SeqCst);
     }
 
     /// Marks work ended and wakes the queue.
@@ -232,21 +241,29 @@ impl Hub {
         on_done: impl FnOnce(&SearchResult) + Send + 'static,
     ) -> Result<SearchId, NotStarted> {
         let mut engine = self.engine();
+        // Work that never starts frees the cores here, whether or not its
+        // request is still there to see it.
+        let not_started = |why| {
+            self.finish(ticket);
+            Err(why)
+        };
         if ticket.stopped() {
-            return Err(NotStarted::Replaced);
+            return not_started(NotStarted::Replaced);
         }
         engine.set_game(game);
-        engine
-            .set_option("MultiPV", Some(&multipv.to_string()))
-            .map_err(NotStarted::Failed)?;
-        let id = engine
-            .go(
-                limits,
-                Box::new(move |info| on_info(info)),
-                Box::new(move |result| on_done(result)),
-            )
-            .map_err(NotStarted::Failed)?;
+        if let Err(e) = engine.set_option("MultiPV", Some(&multipv.to_string())) {
+            return not_started(NotStarted::Failed(e));
+        }
+        let id = match engine.go(
+            limits,
+            Box::new(move |info| on_info(info)),
+            Box::new(move |result| on_done(result)),
+        ) {
+            Ok(id) => id,
+            Err(e) => return not_started(NotStarted::Failed(e)),
+        };
         *ticket.search.lock().unwrap_or_else(|e| e.into_inner()) = Some(id);
+        self.started(ticket);
         if ticket.stopped() {
             engine.stop_search(id);
         }
@@ -327,6 +344,13 @@ impl Drop for WorkGuard {
             return;
         };
         ticket.stop.store(true, Ordering::SeqCst);
+        if !ticket.started.load(Ordering::SeqCst) {
+            // Its client left before the work started (while the older
+            // work was being stopped, say): nothing will end it but this.
+            // A search starting this very moment sees the stop and stops.
+            self.hub.finish(&ticket);
+            return;
+        }
         if ticket.is_done() || ticket.search().is_none() {
             return;
         }

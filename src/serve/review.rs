@@ -185,6 +185,8 @@ async fn begin(mut guard: WorkGuard, job: Job) -> Result<(Event, Streaming), Eve
     } = job;
     let total = line.len() + 1;
     let flag = ticket.stop_flag();
+    // From here the review's thread frees the cores when it ends.
+    hub.started(&ticket);
     let spawned = std::thread::Builder::new()
         .name("konakis-review".into())
         .spawn(move || {
