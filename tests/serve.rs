@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::server::{cpu_seconds, get, post, request, Server};
+use common::server::{cpu_seconds, get, next_event, open_events, post, request, Server};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
@@ -193,29 +193,11 @@ fn a_search_streams_to_a_legal_best_move() {
 /// Opens a search stream and returns the connection once its `start`
 /// event has arrived, with that event's search id.
 fn open_stream(addr: &str, body: &str) -> (BufReader<TcpStream>, u64) {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    write!(
-        stream,
-        "POST /api/analyse HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .unwrap();
-    let mut reader = BufReader::new(stream);
-    let mut line = String::new();
+    let mut reader = open_events(addr, "/api/analyse", &[], body);
     loop {
-        line.clear();
-        assert!(
-            reader.read_line(&mut line).unwrap() > 0,
-            "stream ended before start"
-        );
-        if let Some(data) = line.trim().strip_prefix("data:") {
-            let v: Value = serde_json::from_str(data.trim()).unwrap();
-            if let Some(id) = v["search"].as_u64() {
-                return (reader, id);
-            }
+        let (_, data) = next_event(&mut reader).expect("a start before the stream ended");
+        if let Some(id) = data["search"].as_u64() {
+            return (reader, id);
         }
     }
 }

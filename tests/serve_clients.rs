@@ -5,46 +5,17 @@
 
 mod common;
 
-use common::server::{get, post, request, Answer, Server};
+use common::server::{get, next_event, open_events, post, request, Answer, Server};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 /// Opens a search stream as `client` and returns it with its first event.
 fn open_as(addr: &str, client: &str, body: &str) -> (BufReader<TcpStream>, (String, Value)) {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    write!(
-        stream,
-        "POST /api/analyse HTTP/1.1\r\nHost: {addr}\r\nX-Konakis-Client: {client}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .unwrap();
-    let mut reader = BufReader::new(stream);
+    let mut reader = open_events(addr, "/api/analyse", &[("X-Konakis-Client", client)], body);
     let first = next_event(&mut reader).expect("a first event");
     (reader, first)
-}
-
-/// The next event of a stream, or `None` at its end.
-fn next_event(reader: &mut BufReader<TcpStream>) -> Option<(String, Value)> {
-    let mut line = String::new();
-    let mut name = None;
-    loop {
-        line.clear();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-            return None;
-        }
-        if let Some(n) = line.strip_prefix("event:") {
-            name = Some(n.trim().to_string());
-        } else if let Some(d) = line.strip_prefix("data:") {
-            if let Some(name) = name.take() {
-                return Some((name, serde_json::from_str(d.trim()).unwrap()));
-            }
-        }
-    }
 }
 
 /// Reads a stream to its `bestmove`.

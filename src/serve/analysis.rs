@@ -433,9 +433,16 @@ pub async fn analyse(
         start,
     };
     let guard = WorkGuard::new(state.hub.clone());
-    let sse = Sse::new(search_events(guard, job))
-        .keep_alive(KeepAlive::new().interval(Duration::from_secs(1)));
-    Ok(([("cache-control", "no-store")], sse).into_response())
+    Ok(event_stream(search_events(guard, job)))
+}
+
+/// A stream of events as the answer: never cached, with a comment every
+/// second, whose failed write tells that the client went away.
+pub(super) fn event_stream(
+    events: impl Stream<Item = Result<Event, Infallible>> + Send + 'static,
+) -> Response {
+    let sse = Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(1)));
+    ([("cache-control", "no-store")], sse).into_response()
 }
 
 #[derive(Deserialize, Default)]

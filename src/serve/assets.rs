@@ -82,6 +82,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("web/reviewpanel.js"),
     ),
     (
+        "/dom.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/dom.js"),
+    ),
+    (
         "/favicon.svg",
         "image/svg+xml",
         include_str!("web/favicon.svg"),

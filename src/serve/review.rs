@@ -7,7 +7,7 @@
 //! the judged moves and each side's figures. A review ends when its client
 //! goes; a newer review or search stops it.
 
-use super::analysis::{event, moves_json, score_json, wdl_json, MAX_TIME_MS};
+use super::analysis::{event, event_stream, moves_json, score_json, wdl_json, MAX_TIME_MS};
 use super::api::{blocking, parse_game_body, ApiError, MAX_MOVES};
 use super::hub::{ClientId, WorkGuard};
 use super::AppState;
@@ -16,8 +16,8 @@ use crate::rules::{Game, Move};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
-use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::response::{IntoResponse, Response};
+use axum::response::sse::Event;
+use axum::response::Response;
 use futures_util::stream::{self, Stream, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -313,9 +313,7 @@ pub async fn review(
         budget,
     };
     let guard = WorkGuard::new(state.hub.clone());
-    let sse = Sse::new(review_events(guard, job))
-        .keep_alive(KeepAlive::new().interval(Duration::from_secs(1)));
-    Ok(([("cache-control", "no-store")], sse).into_response())
+    Ok(event_stream(review_events(guard, job)))
 }
 
 /// The position after `from` moves of the game, and the moves after it.

@@ -220,3 +220,47 @@ pub fn cpu_seconds(pid: u32) -> Option<f64> {
     let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
     Some(ticks / 100.0)
 }
+
+/// Posts `body` to a stream endpoint with `headers` and returns the open
+/// connection, to read its Server-Sent Events with [`next_event`].
+pub fn open_events(
+    addr: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> BufReader<TcpStream> {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    let mut head = format!("POST {path} HTTP/1.1\r\nHost: {addr}\r\n");
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    write!(
+        stream,
+        "{head}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("send");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    BufReader::new(stream)
+}
+
+/// The next event of a stream (its name and data), or `None` at its end.
+pub fn next_event(reader: &mut BufReader<TcpStream>) -> Option<(String, serde_json::Value)> {
+    let mut line = String::new();
+    let mut name = None;
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            return None;
+        }
+        if let Some(n) = line.strip_prefix("event:") {
+            name = Some(n.trim().to_string());
+        } else if let Some(d) = line.strip_prefix("data:") {
+            if let Some(name) = name.take() {
+                return Some((name, serde_json::from_str(d.trim()).expect("event data")));
+            }
+        }
+    }
+}

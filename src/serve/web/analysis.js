@@ -4,6 +4,7 @@
 // arrows. It pauses while Konakis plays a game move or a review runs (the
 // page says when: `Page.blocked`), and resumes after.
 
+import { $ } from "./dom.js";
 import { analyse, errorText } from "./api.js";
 import * as Review from "./review.js";
 
@@ -28,10 +29,6 @@ import * as Review from "./review.js";
  * @typedef {{controller: AbortController, node: Node, pos: any, lines: any[]}} Run
  */
 
-/** @param {string} id */
-function $(id) {
-  return /** @type {any} */ (document.getElementById(id));
-}
 
 export class Analysis {
   /** @param {Page} page */

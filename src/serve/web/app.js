@@ -4,6 +4,7 @@
 // goes to the server (/api/position); every search too (/api/analyse).
 
 import { getJSON, postJSON, analyse, errorText } from "./api.js";
+import { $ } from "./dom.js";
 import { Board, splitMove } from "./board.js";
 import { GameTree } from "./tree.js";
 import * as Review from "./review.js";
@@ -17,8 +18,6 @@ import { drawMoveList } from "./movelist.js";
 import { Analysis } from "./analysis.js";
 import { ReviewPanel } from "./reviewpanel.js";
 
-/** The element `id` (the page is ours: every id the code names exists). */
-const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
 
 // Timings a test or a curious person can read (docs/results/serve.md).
 const metrics = (/** @type {any} */ (window).konakisMetrics = {

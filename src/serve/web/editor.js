@@ -4,6 +4,8 @@
 // being made; the page draws it (`position()`) and sets it up for play
 // (`Page.setUp`), which the server checks.
 
+import { $ } from "./dom.js";
+
 /**
  * @typedef {"attacker" | "defender" | "king"} Piece
  * @typedef {{
@@ -17,10 +19,6 @@
  * }} Page
  */
 
-/** @param {string} id */
-function $(id) {
-  return /** @type {any} */ (document.getElementById(id));
-}
 
 /**
  * The pieces of a position record (`/3t3/…/`, rank 1 first).

@@ -4,6 +4,7 @@
 // Konakis or OpenTafl record (/api/export). The page tells it how to open
 // a game and what to export; it knows nothing else of the page.
 
+import { $ } from "./dom.js";
 import { postJSON, errorText } from "./api.js";
 
 /**
@@ -18,12 +19,6 @@ import { postJSON, errorText } from "./api.js";
  * }} Page
  */
 
-/** @param {string} id */
-function $(id) {
-  const node = document.getElementById(id);
-  if (!node) throw new Error(`the page has no #${id}`);
-  return /** @type {any} */ (node);
-}
 
 /**
  * Copies `text` to the clipboard; false when the browser refuses.

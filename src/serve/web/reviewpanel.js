@@ -4,6 +4,7 @@
 // marks, and "Retry this mistake": the person looks for a better move
 // where the game's move was marked, judged as the review judged it.
 
+import { $ } from "./dom.js";
 import { errorText } from "./api.js";
 import * as Review from "./review.js";
 
@@ -25,10 +26,6 @@ import * as Review from "./review.js";
  * @typedef {{mistake: Node, before: Node, tries: number}} Retry
  */
 
-/** @param {string} id */
-function $(id) {
-  return /** @type {any} */ (document.getElementById(id));
-}
 
 /** @param {number} x */
 const pct = (x) => `${Math.round(x * 100)}%`;
