@@ -58,17 +58,19 @@ export function formatScore(score, side) {
 // takes it. Fills node.review per position as it comes
 // ({chance, wdl, score, side, best, pv, depth}) and calls onPosition(done,
 // total, leftMs); then adds each move's verdict. With `from`, `nodes` starts
-// at the position after that many moves of `request`'s line.
-// (it adds ({mover, loss, before,
-// after, accuracy, mark, sign, better, line}). Resolves with the sides'
-// figures, or null when stopped.
+// at the position after that many moves of `request`'s line. To each
+// move's node it adds {mover, loss, before, after, accuracy, mark, sign,
+// better, line}. `onQueued` is called if another client's work has the
+// engine first. Resolves with the review's data, or null when stopped.
 /**
  * @param {any[]} nodes
  * @param {{request: Object, limit: Object, from?: number, signal: AbortSignal,
- *   onPosition?: (done: number, total: number, left: number) => void}} options
+ *   onPosition?: (done: number, total: number, left: number) => void,
+ *   onQueued?: () => void}} options
  */
-export async function review(nodes, { request, limit, from = 0, signal, onPosition }) {
+export async function review(nodes, { request, limit, from = 0, signal, onPosition, onQueued }) {
   const data = await reviewApi({ ...request, ...limit, from }, {
+    queued: () => onQueued && onQueued(),
     position: (d) => {
       const node = nodes[d.index - from];
       if (!node) return;

@@ -89,13 +89,23 @@ export class ReviewPanel {
     $("review-marks").replaceChildren();
     $("review-status").textContent = `Reviewing ${nodes.length} positions…`;
     const started = performance.now();
+    // Until the first position is searched there is nothing to estimate
+    // from: say how long it has been, so a deep review is never silent.
+    let first = true;
+    const waiting = setInterval(() => {
+      if (!first) return;
+      const secs = Math.round((performance.now() - started) / 1000);
+      $("review-status").textContent = `Reviewing ${nodes.length} positions… ${secs} s (the time left shows once the first positions are searched)`;
+    }, 1000);
     let data = null;
     try {
       data = await Review.review(nodes, {
         request: page.request(nodes[nodes.length - 1]),
         limit: this.limit(),
         signal: controller.signal,
+        onQueued: () => page.say("Another client's search has the engine: the review starts once it ends.", true),
         onPosition: (done, total, left) => {
+          first = false;
           $("review-progress").value = done;
           const secs = Math.round(left / 1000);
           $("review-status").textContent = `Reviewing: ${done} of ${total} positions` + (done > 1 ? `, about ${secs} s left` : "");
@@ -105,6 +115,7 @@ export class ReviewPanel {
     } catch (e) {
       page.say(`Review stopped: ${errorText(e)}`);
     }
+    clearInterval(waiting);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     page.metrics.lastReview = { positions: nodes.length, seconds: parseFloat(seconds), finished: !!data };
     this.running = null;
