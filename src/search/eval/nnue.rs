@@ -632,7 +632,7 @@ mod tests {
     ) {
         stack.visit(pos, ply);
         if rng.gen_range(0..3) == 0 {
-            let want = net.evaluate_with(Simd::Scalar, pos);
+            let want = net.evaluate_with(Simd::scalar(), pos);
             assert_eq!(stack.evaluate(pos, ply), want, "ply {ply}");
             *evaluated += 1;
         }
@@ -676,7 +676,7 @@ mod tests {
                     let inc = stack.evaluate(&pos, ply);
                     assert_eq!(
                         inc,
-                        net.evaluate_with(Simd::Scalar, &pos),
+                        net.evaluate_with(Simd::scalar(), &pos),
                         "{}",
                         simd.name()
                     );

@@ -13,45 +13,64 @@
 
 use super::nnue::QA;
 
-/// The instruction set the kernels use.
+/// The instruction set the kernels use. A value names a set this CPU
+/// runs: it is made only by detection ([`Simd::available`],
+/// [`Simd::best`]) or as [`Simd::scalar`], never named from outside, so
+/// safe code cannot hand the kernels a set the CPU lacks:
+///
+/// ```compile_fail
+/// // There is no way to name AVX-512 without detecting it.
+/// let forged = konakis::search::eval::nnue::Simd::Avx512;
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Simd {
+pub struct Simd(Kind);
+
+/// The sets, private to this module: only detection makes a `Simd`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
     /// Plain loops (what the compiler makes of them for the baseline
     /// x86-64, SSE2).
     Scalar,
     /// 256-bit AVX2.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     Avx2,
     /// 512-bit AVX-512 (F and BW).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     Avx512,
 }
 
 impl Simd {
+    /// The plain loops, which every CPU runs.
+    pub const fn scalar() -> Simd {
+        Simd(Kind::Scalar)
+    }
+
     /// The widest set this CPU has.
     pub fn best() -> Simd {
-        Simd::available().into_iter().last().unwrap_or(Simd::Scalar)
+        Simd::available().into_iter().last().unwrap_or(Simd::scalar())
     }
 
     /// Every set this CPU runs, narrowest first.
     pub fn available() -> Vec<Simd> {
-        let mut out = vec![Simd::Scalar];
+        let mut out = vec![Simd::scalar()];
         #[cfg(target_arch = "x86_64")]
         {
             if std::is_x86_feature_detected!("avx2") {
-                out.push(Simd::Avx2);
+                out.push(Simd(Kind::Avx2));
             }
             if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
             {
-                out.push(Simd::Avx512);
+                out.push(Simd(Kind::Avx512));
             }
         }
         out
     }
 
     pub fn name(self) -> &'static str {
-        match self {
-            Simd::Scalar => "scalar",
-            Simd::Avx2 => "avx2",
-            Simd::Avx512 => "avx512",
+        match self.0 {
+            Kind::Scalar => "scalar",
+            Kind::Avx2 => "avx2",
+            Kind::Avx512 => "avx512",
         }
     }
 }
@@ -68,14 +87,15 @@ pub fn accumulate(simd: Simd, out: &mut [i16], base: &[i16], subs: &[&[i16]], ad
         base.len() == n && subs.iter().chain(adds).all(|r| r.len() == n),
         "accumulator and rows differ in width"
     );
-    match simd {
+    match simd.0 {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Simd::Avx2` is only handed out by `Simd::available`
-        // when the CPU has AVX2, and every slice was checked to be `n` long.
-        Simd::Avx2 => unsafe { x86::accumulate_avx2(out, base, subs, adds) },
+        // SAFETY: a `Simd` of AVX2 is made only by `Simd::available` when
+        // the CPU has AVX2 (its field is private to this module), and
+        // every slice was checked to be `n` long.
+        Kind::Avx2 => unsafe { x86::accumulate_avx2(out, base, subs, adds) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, for AVX-512 F and BW.
-        Simd::Avx512 => unsafe { x86::accumulate_avx512(out, base, subs, adds) },
+        Kind::Avx512 => unsafe { x86::accumulate_avx512(out, base, subs, adds) },
         _ => accumulate_scalar(out, base, subs, adds, 0),
     }
 }
@@ -86,13 +106,13 @@ pub fn accumulate(simd: Simd, out: &mut [i16], base: &[i16], subs: &[&[i16]], ad
 #[inline]
 pub fn dot_crelu(simd: Simd, acc: &[i16], weights: &[i16]) -> i32 {
     assert_eq!(acc.len(), weights.len(), "accumulator and weights differ");
-    match simd {
+    match simd.0 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `accumulate`); lengths checked.
-        Simd::Avx2 => unsafe { x86::dot_crelu_avx2(acc, weights) },
+        Kind::Avx2 => unsafe { x86::dot_crelu_avx2(acc, weights) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX-512 F and BW were detected; lengths checked.
-        Simd::Avx512 => unsafe { x86::dot_crelu_avx512(acc, weights) },
+        Kind::Avx512 => unsafe { x86::dot_crelu_avx512(acc, weights) },
         _ => dot_crelu_scalar(acc, weights, 0),
     }
 }
@@ -295,8 +315,8 @@ mod tests {
                     let subs: Vec<&[i16]> = rows[..out_rows].iter().map(|r| &r[..]).collect();
                     let adds: Vec<&[i16]> = rows[2..2 + in_rows].iter().map(|r| &r[..]).collect();
                     let mut want = vec![0; width];
-                    accumulate(Simd::Scalar, &mut want, &base, &subs, &adds);
-                    let dot = dot_crelu(Simd::Scalar, &want, &weights);
+                    accumulate(Simd::scalar(), &mut want, &base, &subs, &adds);
+                    let dot = dot_crelu(Simd::scalar(), &want, &weights);
                     for simd in Simd::available() {
                         let mut got = vec![0; width];
                         accumulate(simd, &mut got, &base, &subs, &adds);
