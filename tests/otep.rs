@@ -343,3 +343,34 @@ fn match_drives_an_otep_engine() {
         r.replay().unwrap();
     }
 }
+
+/// A side with no move at all: never `error -1`, which OpenTafl 0.4.8.0b
+/// takes as a resignation and scores for the resigning side. A non-critical
+/// error says who is stuck; OpenTafl then waits, and a timed game is lost
+/// on time by that side, as the rules say.
+#[test]
+fn a_side_with_no_move_never_resigns_to_opentafl() {
+    let mut e = EngineProcess::start(&["otep"]);
+    let rules = Rules::preset(Preset::Brandubh);
+    e.send(&format!("rules {}", otn_rules_string(&rules)));
+    e.expect("hello", Duration::from_secs(5));
+    // The attackers' two soldiers, on b1 and b7, are boxed in by the
+    // corners and the defenders (the board reads the same from either end).
+    e.send("position /1tT4/1T5/7/4K2/7/1T5/1tT4/");
+    e.send("side attackers");
+    e.send("clock 5000 5000 0 0 0 ");
+    e.send("play attackers");
+    let lines = e.expect("error 0", T);
+    let err = lines.last().unwrap();
+    assert!(
+        err.contains("no legal move") && err.contains("attackers"),
+        "{err}"
+    );
+    assert!(
+        lines.iter().all(|l| !l.starts_with("error -1")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().all(|l| !l.starts_with("move ")), "{lines:?}");
+    e.send("goodbye");
+    assert_eq!(e.finish(T), Some(0));
+}

@@ -34,11 +34,12 @@ pub enum HostClock {
     Untimed { move_ms: u64 },
 }
 
-/// Of an overtime period, the share a move in overtime may take.
+/// Of an overtime period, the share a move may take of it: the rest is
+/// kept for the host's latency, so the period is never lost.
 const OVERTIME_SHARE_PERCENT: u64 = 70;
-/// Of an overtime period still in hand, the share counted like an
-/// increment while main time lasts.
-const OVERTIME_AS_INCREMENT_PERCENT: u64 = 50;
+/// Over how many moves the main time is spread while overtime periods are
+/// in hand (the search's own default moves to go).
+const MAIN_TIME_MOVES: u64 = crate::search::params::MOVES_TO_GO_DEFAULT as u64;
 
 impl HostClock {
     /// The limits of `side`'s search under this clock.
@@ -60,20 +61,26 @@ impl HostClock {
                 periods_left,
                 period_ms,
             } => {
+                let share = |t: u64| t.saturating_mul(OVERTIME_SHARE_PERCENT) / 100;
                 if in_overtime[s] {
-                    Limits::move_time(remaining_ms[s] * OVERTIME_SHARE_PERCENT / 100)
+                    Limits::move_time(share(remaining_ms[s]).max(1))
+                } else if periods_left[s] > 0 {
+                    // Byo-yomi (OpenTafl's overtime): once main time is
+                    // gone every move has a whole period, and a move that
+                    // runs out of main time goes on into a period without
+                    // losing it. So main time and periods are one budget:
+                    // each move takes what a move in overtime would, plus
+                    // its part of the main time. It never drops to a
+                    // fraction of a second with a period in hand, and a
+                    // move that spills over uses less than the period.
+                    Limits::move_time(
+                        share(period_ms)
+                            .saturating_add(remaining_ms[s] / MAIN_TIME_MOVES)
+                            .max(1),
+                    )
                 } else {
-                    // Overtime periods are a cushion, like an increment.
-                    let cushion = |side: usize| {
-                        if periods_left[side] > 0 {
-                            ms(period_ms * OVERTIME_AS_INCREMENT_PERCENT / 100)
-                        } else {
-                            Duration::ZERO
-                        }
-                    };
                     Limits {
                         time: [Some(ms(remaining_ms[0])), Some(ms(remaining_ms[1]))],
-                        inc: [cushion(0), cushion(1)],
                         ..Limits::default()
                     }
                 }
@@ -83,7 +90,7 @@ impl HostClock {
                 margin_ms,
             } => {
                 let budget = budget_ms.max(1);
-                Limits::move_time(budget - margin_ms.min(budget / 2))
+                Limits::move_time(budget.saturating_sub(margin_ms.min(budget / 2)))
             }
             HostClock::Untimed { move_ms } => Limits::move_time(move_ms.max(1)),
         }
@@ -148,9 +155,42 @@ mod tests {
             over.limits(Side::Defenders).move_time,
             Some(Duration::from_millis(7_000))
         );
+        // In main time with periods in hand: a period's share plus a
+        // fiftieth of the main time.
         let main = over.limits(Side::Attackers);
-        assert_eq!(main.time[0], Some(Duration::from_secs(50)));
-        assert_eq!(main.inc[0], Duration::from_secs(5));
+        assert_eq!(main.move_time, Some(Duration::from_millis(7_000 + 1_000)));
+        // Main time nearly gone: still most of a period, not 0.25 s.
+        let late = HostClock::Overtime {
+            remaining_ms: [2_500, 2_500],
+            in_overtime: [false, false],
+            periods_left: [3, 3],
+            period_ms: 10_000,
+        };
+        let t = late.limits(Side::Attackers).move_time.unwrap();
+        assert_eq!(t, Duration::from_millis(7_050));
+        assert!(
+            t < Duration::from_millis(2_500 + 10_000),
+            "a spill stays inside the period"
+        );
+        // No periods: main time is a sudden-death clock.
+        let sudden = HostClock::Overtime {
+            remaining_ms: [60_000, 60_000],
+            in_overtime: [false, false],
+            periods_left: [0, 0],
+            period_ms: 10_000,
+        };
+        let l = sudden.limits(Side::Defenders);
+        assert_eq!(l.time[1], Some(Duration::from_secs(60)));
+        assert_eq!(l.move_time, None);
+        // A host's absurd numbers do not overflow.
+        let huge = HostClock::Overtime {
+            remaining_ms: [u64::MAX, u64::MAX],
+            in_overtime: [true, false],
+            periods_left: [1, 1],
+            period_ms: u64::MAX,
+        };
+        assert!(huge.limits(Side::Attackers).move_time.is_some());
+        assert!(huge.limits(Side::Defenders).move_time.is_some());
         let per_move = HostClock::PerMove {
             budget_ms: 60_000,
             margin_ms: 2_500,

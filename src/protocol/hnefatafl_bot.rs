@@ -961,7 +961,7 @@ impl<'a> Bot<'a> {
         let clock = match (cur.clock, cur.clock_ms) {
             (Clock::Fischer { add_s, .. }, Some(ms)) => HostClock::Fischer {
                 remaining_ms: ms.map(|t| t.max(1) as u64),
-                increment_ms: [add_s * 1000; 2],
+                increment_ms: [add_s.saturating_mul(1000); 2],
             },
             _ => HostClock::Untimed {
                 move_ms: self.settings.move_time_ms,

@@ -186,6 +186,24 @@ impl OtepSession {
         }
     }
 
+    /// The side to move has no move. Not `error -1`: OpenTafl 0.4.8.0b
+    /// takes it as a resignation but names the resigning side the winner
+    /// (tried: Brandub, "Defenders win!" with the defenders boxed in).
+    /// A non-critical error leaves the game waiting for a move that never
+    /// comes, so a timed game is lost on time by the side that is stuck,
+    /// as the rules would have it; the status line says why.
+    fn no_move(&mut self) {
+        let side = self.engine.game().side_to_move();
+        self.status(&format!(
+            "no legal move: the {} have no move and lose by the rules",
+            side.name()
+        ));
+        self.send(&format!(
+            "error 0 no legal move: the {} have no move and lose",
+            side.name()
+        ));
+    }
+
     fn play_limits(&self) -> Limits {
         let side = self.engine.game().side_to_move();
         let clock = match &self.clock {
@@ -196,7 +214,7 @@ impl OtepSession {
                 remaining_ms: c.ms,
                 in_overtime: c.overtime,
                 periods_left: c.overtimes,
-                period_ms: c.overtime_secs * 1000,
+                period_ms: c.overtime_secs.saturating_mul(1000),
             },
         };
         let limits = clock.limits(side);
@@ -318,10 +336,12 @@ impl OtepSession {
                         return true;
                     }
                 }
-                let game = self.engine.game();
-                if game.outcome().is_some() || game.legal_moves().is_empty() {
-                    self.status("no legal move");
-                    self.send("error -1 no legal move");
+                // Where our rules end the game but the host plays on, the
+                // search still chooses among the moves on the board (the
+                // play layer's one answer); only a side with no move at
+                // all has nothing to send.
+                if self.engine.game().playable_moves().is_empty() {
+                    self.no_move();
                     return true;
                 }
                 let limits = self.play_limits();
@@ -364,7 +384,7 @@ impl OtepSession {
                     self.send("analysis 0");
                     return true;
                 }
-                let limits = Limits::move_time(secs * 1000);
+                let limits = Limits::move_time(secs.saturating_mul(1000));
                 self.start_search(Purpose::Analyze(n), limits);
             }
             "finish" => {
@@ -396,7 +416,7 @@ impl OtepSession {
                     self.pending = Some(mv);
                     self.send(&format!("move {mv}"));
                 }
-                None => self.send("error -1 no legal move"),
+                None => self.no_move(),
             },
             Some(Purpose::Analyze(n)) => {
                 let mut parts = Vec::new();

@@ -75,7 +75,7 @@ impl ChallengeSettings {
     /// server's polling and the network.
     pub fn clock(&self) -> HostClock {
         HostClock::PerMove {
-            budget_ms: self.timeout_s.max(1) * 1000,
+            budget_ms: self.timeout_s.max(1).saturating_mul(1000),
             margin_ms: 2500,
         }
     }

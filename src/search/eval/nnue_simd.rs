@@ -47,7 +47,10 @@ impl Simd {
 
     /// The widest set this CPU has.
     pub fn best() -> Simd {
-        Simd::available().into_iter().last().unwrap_or(Simd::scalar())
+        Simd::available()
+            .into_iter()
+            .last()
+            .unwrap_or(Simd::scalar())
     }
 
     /// Every set this CPU runs, narrowest first.
