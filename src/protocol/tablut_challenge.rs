@@ -45,7 +45,7 @@ impl ChallengeSettings {
     pub fn new(side: Side) -> ChallengeSettings {
         ChallengeSettings {
             side,
-            name: "Konakis".into(),
+            name: crate::ENGINE_NAME.into(),
             timeout_s: 60,
             host: "localhost".into(),
             port: None,

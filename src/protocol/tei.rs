@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-pub const ENGINE_NAME: &str = "Konakis";
+pub use crate::ENGINE_NAME;
 pub const ENGINE_AUTHOR: &str = "the Konakis developers";
 
 /// One protocol session.

@@ -5,7 +5,7 @@
 //! stream as Server-Sent Events: `start`, `info` per line and iteration,
 //! `progress` twice a second, then one `bestmove`.
 
-use super::api::{blocking, parse_body, parse_game_body, ApiError, GameSpec};
+use super::api::{blocking, parse_body, parse_game_body, ApiError, GameSpec, MAX_MOVES};
 use super::hub::{ClientId, NotStarted, Ticket, WorkGuard};
 use super::AppState;
 use crate::play::HostClock;
@@ -443,6 +443,28 @@ pub(super) fn event_stream(
 ) -> Response {
     let sse = Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(1)));
     ([("cache-control", "no-store")], sse).into_response()
+}
+
+/// `GET /api/info`: who serves, with what.
+pub async fn info(State(state): State<AppState>) -> Json<Value> {
+    let (searching, waiting) = state.hub.busy();
+    let (threads, hash) = (state.hub.threads(), state.hub.hash_mib());
+    Json(json!({
+        "searching": searching,
+        "queued": waiting,
+        "name": crate::ENGINE_NAME,
+        "version": env!("CARGO_PKG_VERSION"),
+        "threads": threads,
+        "hash_mib": hash,
+        "limits": {
+            "max_moves": MAX_MOVES,
+            "max_multipv": MAX_MULTIPV,
+            "max_movetime_ms": MAX_TIME_MS,
+            "max_depth": MAX_DEPTH,
+            "max_body_bytes": super::MAX_BODY,
+            "max_import_bytes": super::MAX_IMPORT_BODY,
+        },
+    }))
 }
 
 #[derive(Deserialize, Default)]

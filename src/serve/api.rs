@@ -3,14 +3,12 @@
 //! moves), which the rules library replays and checks; nothing is kept
 //! between requests.
 
-use super::AppState;
 use crate::rules::otn::otn_move;
 use crate::rules::{Game, Preset, Reason, Rules, Side, StartPoint};
 use crate::runner::import::{self, FileGame};
 use crate::runner::record::{EndReason, GameRecord, RecordedMove};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -72,6 +70,18 @@ pub async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(f)
         .await
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "engine", e.to_string()))
+}
+
+/// The value of the cookie `name`, if the request sends it.
+pub fn cookie(headers: &axum::http::HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_string())
 }
 
 /// Parses a JSON body into `T`, answering a clear 4xx for an oversized
@@ -310,28 +320,6 @@ pub fn game_json(game: &Game) -> Value {
         out.extend(fields.clone());
     }
     out
-}
-
-/// `GET /api/info`: who serves, with what.
-pub async fn info(State(state): State<AppState>) -> Json<Value> {
-    let (searching, waiting) = state.hub.busy();
-    let (threads, hash) = (state.hub.threads(), state.hub.hash_mib());
-    Json(json!({
-        "searching": searching,
-        "queued": waiting,
-        "name": crate::protocol::tei::ENGINE_NAME,
-        "version": env!("CARGO_PKG_VERSION"),
-        "threads": threads,
-        "hash_mib": hash,
-        "limits": {
-            "max_moves": MAX_MOVES,
-            "max_multipv": super::analysis::MAX_MULTIPV,
-            "max_movetime_ms": super::analysis::MAX_TIME_MS,
-            "max_depth": super::analysis::MAX_DEPTH,
-            "max_body_bytes": super::MAX_BODY,
-            "max_import_bytes": super::MAX_IMPORT_BODY,
-        },
-    }))
 }
 
 /// `GET /api/variants`: every preset with its board.

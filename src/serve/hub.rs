@@ -335,7 +335,7 @@ pub fn client_of(headers: &axum::http::HeaderMap) -> Option<ClientId> {
     {
         return Some(ClientId(id.trim().chars().take(64).collect()));
     }
-    super::cookie(headers, CLIENT_COOKIE).map(|v| ClientId(v.chars().take(64).collect()))
+    super::api::cookie(headers, CLIENT_COOKIE).map(|v| ClientId(v.chars().take(64).collect()))
 }
 
 impl Drop for WorkGuard {

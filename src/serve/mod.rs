@@ -27,7 +27,7 @@ mod review;
 use crate::search::Engine;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{header, HeaderMap, HeaderValue, Method, Request, StatusCode};
+use axum::http::{header, HeaderValue, Method, Request, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -90,18 +90,6 @@ pub(crate) struct AppState {
     body_timeout: Duration,
 }
 
-/// The value of the cookie `name`, if the request sends it.
-pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v.to_string())
-}
-
 /// Compares secrets in a time that does not depend on where they differ.
 fn same_secret(a: &str, b: &str) -> bool {
     a.len() == b.len()
@@ -127,7 +115,7 @@ fn token_of(request: &Request<Body>) -> Option<(String, bool)> {
             return Some((t.to_string(), true));
         }
     }
-    cookie(headers, TOKEN_COOKIE).map(|t| (t, false))
+    api::cookie(headers, TOKEN_COOKIE).map(|t| (t, false))
 }
 
 /// A fresh random token or client id: 128 bits in hex.
@@ -341,7 +329,7 @@ async fn read_body(
 /// The routes: the page, its assets, and the API.
 fn router(state: AppState) -> Router {
     let api = Router::new()
-        .route("/api/info", get(api::info))
+        .route("/api/info", get(analysis::info))
         .route("/api/variants", get(api::variants))
         .route("/api/position", post(api::position))
         .route("/api/analyse", post(analysis::analyse))
