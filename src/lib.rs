@@ -24,6 +24,7 @@ pub mod cli;
 pub mod learn;
 pub mod play;
 pub mod protocol;
+pub mod records;
 pub mod review;
 pub mod rules;
 pub mod runner;

@@ -2,7 +2,7 @@
 
 mod common;
 
-use konakis::runner::record::GameRecord;
+use konakis::records::game::GameRecord;
 use std::process::Command;
 
 const KONAKIS: &str = env!("CARGO_BIN_EXE_konakis");

@@ -335,9 +335,9 @@ fn match_drives_an_otep_engine() {
     );
     let text = std::fs::read_to_string(&rec).unwrap();
     for line in text.lines() {
-        let r = konakis::runner::record::GameRecord::parse(line).unwrap();
+        let r = konakis::records::game::GameRecord::parse(line).unwrap();
         assert!(
-            matches!(r.reason, konakis::runner::record::EndReason::Rule(_)),
+            matches!(r.reason, konakis::records::game::EndReason::Rule(_)),
             "{line}"
         );
         r.replay().unwrap();

@@ -1139,7 +1139,7 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), String> {
 }
 
 pub fn run_replay(args: &ReplayArgs) -> Result<(), String> {
-    use crate::runner::record::GameRecord;
+    use crate::records::game::GameRecord;
     let mut bad = 0;
     let mut n = 0;
     for file in &args.files {

@@ -279,7 +279,8 @@ pub fn run_review(a: &ReviewArgs) -> Result<(), String> {
         None => None,
     };
     let text = std::fs::read_to_string(&a.games).map_err(|e| format!("{}: {e}", a.games))?;
-    let read = crate::runner::import::read_games(&text).map_err(|e| format!("{}: {e}", a.games))?;
+    let read =
+        crate::records::import::read_games(&text).map_err(|e| format!("{}: {e}", a.games))?;
     let g = read.games.get(a.game.wrapping_sub(1)).ok_or_else(|| {
         format!(
             "{}: no game {} (it has {})",

@@ -90,7 +90,7 @@ pub fn label(cfg: &LabelConfig, progress: impl Fn(&str)) -> Result<LabelReport, 
     let rules = rules_from_text(&cfg.rules_text)?;
     let text = std::fs::read_to_string(&cfg.games).map_err(|e| format!("{}: {e}", cfg.games))?;
     let read =
-        crate::runner::import::read_games(&text).map_err(|e| format!("{}: {e}", cfg.games))?;
+        crate::records::import::read_games(&text).map_err(|e| format!("{}: {e}", cfg.games))?;
     let mut report = LabelReport {
         games: 0,
         positions: 0,

@@ -3,8 +3,8 @@
 //! score (a resignation). The engines' own `info … score` lines are the
 //! evidence; each move's score is kept in the game record.
 
-use super::record::{EndReason, RecordedMove};
 use super::{key_values, number};
+use crate::records::game::{EndReason, RecordedMove};
 use crate::rules::Side;
 
 /// `--draw movenumber=N movecount=M score=S`: after ply N, when both

@@ -5,21 +5,19 @@
 //! malformed move loses that game, is restarted, and the match goes on.
 
 pub mod adjudication;
-pub mod import;
 pub mod openings;
 pub mod otep_client;
 pub mod player;
-pub mod record;
 pub mod spsa;
 pub mod stats;
 
+use crate::records::game::{EndReason, GameRecord, RecordedMove};
 use crate::rules::{Game, Move, Position, Preset, Rules, Side, StartPoint};
 use crate::search::{Engine, Limits, WIN_BOUND};
 use adjudication::Adjudication;
 use player::{EngineSpec, Failure, Player, Proto};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use record::{EndReason, GameRecord, RecordedMove};
 use stats::{Pentanomial, Sprt, SprtState, Wdl};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::{IsTerminal, Write};

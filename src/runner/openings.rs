@@ -5,8 +5,8 @@
 //! number of plies, without repeats, and without openings a short search
 //! finds lopsided.
 
-use super::import;
 use super::Opening;
+use crate::records::import;
 use crate::rules::{Game, Position, Rules, Side, StartPoint};
 use crate::search::{Engine, Limits, WIN_BOUND};
 use std::collections::HashSet;

@@ -31,7 +31,7 @@ pub fn handshake(p: &mut Player, rules: &Rules) -> Result<(), String> {
 pub fn request_move(
     p: &mut Player,
     game: &Game,
-    moves: &[super::record::RecordedMove],
+    moves: &[crate::records::game::RecordedMove],
     cfg: &MatchConfig,
     clocks: &[i64; 2],
 ) -> Result<Answer, Failure> {

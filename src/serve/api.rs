@@ -3,10 +3,10 @@
 //! moves), which the rules library replays and checks; nothing is kept
 //! between requests.
 
+use crate::records::game::{EndReason, GameRecord, RecordedMove};
+use crate::records::import::{self, FileGame};
 use crate::rules::otn::otn_move;
 use crate::rules::{Game, Preset, Reason, Rules, Side, StartPoint};
-use crate::runner::import::{self, FileGame};
-use crate::runner::record::{EndReason, GameRecord, RecordedMove};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;

@@ -5,7 +5,7 @@
 //! bare list of moves (`1. d1-d3 e5-e6 …`). `konakis openings` and the
 //! browser board's import read through here, so a format is read one way.
 
-use super::record::GameRecord;
+use super::game::GameRecord;
 use crate::rules::otn::parse_otn_rules;
 use crate::rules::{Game, Preset, Rules, Side, StartPoint};
 
@@ -139,7 +139,7 @@ fn read_konakis(text: &str) -> FileGames {
                     winner: rec.winner,
                     reason: rec.reason.name().to_string(),
                 })
-                .filter(|_| rec.reason != super::record::EndReason::Unfinished),
+                .filter(|_| rec.reason != super::game::EndReason::Unfinished),
                 attackers: Some(rec.attackers.clone()).filter(|n| !n.is_empty()),
                 defenders: Some(rec.defenders.clone()).filter(|n| !n.is_empty()),
             })
