@@ -696,6 +696,26 @@ impl Default for Rules {
 }
 
 impl Rules {
+    /// Whether pieces may stand as `setup` places them under these rules:
+    /// the board is their size and no soldier stands where only the king
+    /// may (the throne, restricted corners).
+    pub(crate) fn check_setup(&self, setup: &Setup) -> Result<(), String> {
+        if setup.size != self.size() {
+            return Err(format!(
+                "the position is {0}x{0} but the rules' board is {1}x{1}; set the rules' Start first",
+                setup.size,
+                self.size()
+            ));
+        }
+        let soldiers = setup.attackers | setup.defenders;
+        if let Some(sq) = (soldiers & self.masks().soldier_forbidden).first() {
+            return Err(format!(
+                "a soldier stands on {sq}, where only the king may stand"
+            ));
+        }
+        Ok(())
+    }
+
     /// The rules of a named preset (see `docs/rules.md`).
     pub fn preset(preset: Preset) -> Rules {
         // The presets' options are constants, checked by a test.
@@ -739,7 +759,8 @@ impl Rules {
                 "the camp square {sq} holds a defender, the king or the throne: only attackers may start in a camp"
             ));
         }
-        crate::rules::position::check_setup(setup, &rules)
+        rules
+            .check_setup(setup)
             .map_err(|e| format!("the start position {} is not legal: {e}", setup.record()))?;
         if let Some(k) = (setup.king & rules.masks.escape).first() {
             return Err(format!(

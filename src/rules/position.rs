@@ -184,26 +184,6 @@ const _: () = assert!(std::mem::size_of::<Position>() <= 128);
 /// real game, and far from `u32` wrapping.
 pub const MAX_COUNTER: u32 = 1_000_000_000;
 
-/// Whether pieces may stand as `setup` places them under `rules`: the board
-/// is the rules' size and no soldier stands where only the king may (the
-/// throne, restricted corners).
-pub(crate) fn check_setup(setup: &Setup, rules: &Rules) -> Result<(), String> {
-    if setup.size != rules.size() {
-        return Err(format!(
-            "the position is {0}x{0} but the rules' board is {1}x{1}; set the rules' Start first",
-            setup.size,
-            rules.size()
-        ));
-    }
-    let soldiers = setup.attackers | setup.defenders;
-    if let Some(sq) = (soldiers & rules.masks().soldier_forbidden).first() {
-        return Err(format!(
-            "a soldier stands on {sq}, where only the king may stand"
-        ));
-    }
-    Ok(())
-}
-
 impl Position {
     /// A position from pieces, side to move and counters. Rejects pieces
     /// standing where the rules forbid them (a soldier on the throne or a
@@ -217,7 +197,7 @@ impl Position {
         plies_since_capture: u32,
         ply: u32,
     ) -> Result<Position, String> {
-        check_setup(setup, rules)?;
+        rules.check_setup(setup)?;
         for (name, v) in [("plies since capture", plies_since_capture), ("ply", ply)] {
             if v > MAX_COUNTER {
                 return Err(format!("the {name} counter {v} is more than {MAX_COUNTER}"));
