@@ -10,6 +10,7 @@ pub mod otep_client;
 pub mod player;
 pub mod spsa;
 pub mod stats;
+pub mod tei_client;
 
 use crate::records::game::{EndReason, GameRecord, RecordedMove};
 use crate::rules::{Game, Move, Position, Preset, Rules, Side, StartPoint};
@@ -26,6 +27,13 @@ use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// The runner's side of each protocol an engine may speak.
+fn protocol_of(proto: Proto) -> &'static dyn player::Protocol {
+    match proto {
+        Proto::Tei => &tei_client::Tei,
+        Proto::Otep => &otep_client::Otep,
+    }
+}
 /// A text file's contents; a file that is not text (a binary file given by
 /// mistake) is named as not being `what`, not as bad UTF-8.
 pub(crate) fn read_text(path: &str, what: &str) -> Result<String, String> {
@@ -338,31 +346,14 @@ fn play_game(
         if let Some((winner, reason)) = cfg.adjudication.verdict(&moves, first) {
             return (finish(winner, reason, moves, None), restart);
         }
-        let move_texts: Vec<&str> = moves.iter().map(|m| m.text.as_str()).collect();
         let start = Instant::now();
-        let answer = match player.spec.proto {
-            Proto::Tei => {
-                let position = format!("position {} moves {}", opening.start, move_texts.join(" "));
-                let (go, timeout) = match cfg.tc {
-                    TimeControl::Clock { inc, .. } => (
-                        format!(
-                            "go atime {} dtime {} ainc {inc} dinc {inc}",
-                            clocks[0].max(0),
-                            clocks[1].max(0)
-                        ),
-                        Duration::from_millis(clocks[s].max(0) as u64 + cfg.time_margin),
-                    ),
-                    TimeControl::MoveTime(ms) => (
-                        format!("go movetime {ms}"),
-                        Duration::from_millis(ms + cfg.time_margin.max(1000)),
-                    ),
-                    TimeControl::Depth(d) => (format!("go depth {d}"), cfg.stall),
-                    TimeControl::Nodes(n) => (format!("go nodes {n}"), cfg.stall),
-                };
-                player.tei_move(&position, &go, timeout)
-            }
-            Proto::Otep => otep_client::request_move(player, &game, &moves, cfg, &clocks),
-        };
+        let answer = player.request_move(&player::Turn {
+            game: &game,
+            start: &opening.start,
+            moves: &moves,
+            cfg,
+            clocks: &clocks,
+        });
         let elapsed = start.elapsed().as_millis() as u64;
         let answer = match answer {
             Ok(a) => a,
@@ -602,7 +593,13 @@ impl Schedule {
 /// instead of being played as a string of crashes.
 fn check_engines_start(cfg: &MatchConfig, rules: &Rules) -> Result<(), String> {
     for spec in &cfg.engines {
-        let player = Player::start(spec, cfg.variant.name(), &cfg.overrides, rules)?;
+        let player = Player::start(
+            spec,
+            protocol_of(spec.proto),
+            cfg.variant.name(),
+            &cfg.overrides,
+            rules,
+        )?;
         player.quit();
     }
     Ok(())
@@ -774,7 +771,13 @@ fn worker(
                 *slot = None;
             }
             if slot.is_none() {
-                match Player::start(&cfg.engines[i], variant, &cfg.overrides, rules) {
+                match Player::start(
+                    &cfg.engines[i],
+                    protocol_of(cfg.engines[i].proto),
+                    variant,
+                    &cfg.overrides,
+                    rules,
+                ) {
                     Ok(p) => *slot = Some(p),
                     Err(_) => start_failure = Some(i),
                 }

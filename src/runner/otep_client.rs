@@ -1,43 +1,61 @@
 //! The host side of the OpenTafl Engine Protocol, so that `konakis match`
 //! can play OpenTafl's AI or any other OTEP engine.
 
-use super::player::{parse_score, Answer, Failure, Player, HANDSHAKE_TIMEOUT};
-use super::{MatchConfig, TimeControl};
+use super::player::{parse_score, Answer, Failure, Player, Protocol, Turn, HANDSHAKE_TIMEOUT};
+use super::TimeControl;
 use crate::rules::otn::{otn_expressible, otn_rules_string};
-use crate::rules::{Game, Move, Rules};
+use crate::rules::{Move, Rules};
 use std::time::{Duration, Instant};
 
-/// What an OTEP engine has been told of the current game.
-#[derive(Clone, Debug, Default)]
-pub struct OtepState {
-    /// Plies of the game the engine knows (its board is after these).
-    pub known_plies: Option<usize>,
-}
+/// The OpenTafl Engine Protocol.
+pub struct Otep;
 
-/// Sends the rules and waits for `hello` (OTEP hosts allow 5 seconds; we
-/// allow the handshake timeout).
-pub fn handshake(p: &mut Player, rules: &Rules) -> Result<(), String> {
-    otn_expressible(rules).map_err(|e| format!("engine '{}' speaks OTEP: {e}", p.spec.name))?;
-    p.send(&format!("rules {}", otn_rules_string(rules)))
-        .map_err(|_| format!("engine '{}' exited at start", p.spec.name))?;
-    p.wait_for("hello", HANDSHAKE_TIMEOUT)
-        .map_err(|f| format!("engine '{}': no hello ({f:?})", p.spec.name))?;
-    p.otep = Some(OtepState::default());
-    Ok(())
+impl Protocol for Otep {
+    /// Sends the rules and waits for `hello` (OTEP hosts allow 5 seconds;
+    /// we allow the handshake timeout).
+    fn handshake(
+        &self,
+        p: &mut Player,
+        _variant: &str,
+        _overrides: &[(String, String)],
+        rules: &Rules,
+    ) -> Result<(), String> {
+        otn_expressible(rules).map_err(|e| format!("engine '{}' speaks OTEP: {e}", p.spec.name))?;
+        p.send(&format!("rules {}", otn_rules_string(rules)))
+            .map_err(|_| format!("engine '{}' exited at start", p.spec.name))?;
+        p.wait_for("hello", HANDSHAKE_TIMEOUT)
+            .map_err(|f| format!("engine '{}': no hello ({f:?})", p.spec.name))?;
+        Ok(())
+    }
+
+    /// OTEP has no readiness check: an engine that said hello is ready.
+    fn ready(&self, _p: &mut Player) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The engine is told the position again at its first move.
+    fn new_game(&self, p: &mut Player) -> Result<(), String> {
+        p.known_plies = None;
+        Ok(())
+    }
+
+    fn request_move(&self, p: &mut Player, turn: &Turn) -> Result<Answer, Failure> {
+        request_move(p, turn)
+    }
+
+    fn quit(&self, p: &mut Player) {
+        let _ = p.send("finish 0");
+        let _ = p.send("goodbye");
+    }
 }
 
 /// Brings the engine up to date, sends the clock and `play`, and waits for
 /// its `move`; acknowledges a legal move with the board after it.
-pub fn request_move(
-    p: &mut Player,
-    game: &Game,
-    moves: &[crate::records::game::RecordedMove],
-    cfg: &MatchConfig,
-    clocks: &[i64; 2],
-) -> Result<Answer, Failure> {
+fn request_move(p: &mut Player, turn: &Turn) -> Result<Answer, Failure> {
+    let (game, moves, cfg, clocks) = (turn.game, turn.moves, turn.cfg, turn.clocks);
     let rules = game.rules();
     let record = game.position().setup(rules.size()).record();
-    let known = p.otep.as_ref().and_then(|s| s.known_plies);
+    let known = p.known_plies;
     match known {
         Some(k) if k + 1 == moves.len() => {
             let last = &moves[k].text;
@@ -84,9 +102,7 @@ pub fn request_move(
                     if game.position().is_legal(rules, mv) {
                         let after = game.position().make(rules, mv);
                         let _ = p.send(&format!("move {}", after.setup(rules.size()).record()));
-                        if let Some(s) = p.otep.as_mut() {
-                            s.known_plies = Some(moves.len() + 1);
-                        }
+                        p.known_plies = Some(moves.len() + 1);
                     }
                 }
                 return Ok(Answer { text, score });

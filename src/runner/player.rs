@@ -1,7 +1,9 @@
 //! An engine child process seen from the match runner: started, set up,
 //! asked for moves with a deadline, killed and restarted when it misbehaves.
 
-use crate::rules::Rules;
+use super::MatchConfig;
+use crate::records::game::RecordedMove;
+use crate::rules::{Game, Rules, StartPoint};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -107,23 +109,61 @@ pub enum Failure {
     Malformed(String),
 }
 
+/// How the runner speaks one protocol to a running engine. TEI
+/// (`tei_client.rs`) and OTEP (`otep_client.rs`) are its two
+/// implementations; the player itself only carries lines.
+pub trait Protocol: Sync {
+    /// Sets the engine up for the rules (`variant` and `overrides` as the
+    /// match names them) once it has started.
+    fn handshake(
+        &self,
+        p: &mut Player,
+        variant: &str,
+        overrides: &[(String, String)],
+        rules: &Rules,
+    ) -> Result<(), String>;
+    /// Whether the engine answers (before a game).
+    fn ready(&self, p: &mut Player) -> Result<(), String>;
+    /// A new game starts.
+    fn new_game(&self, p: &mut Player) -> Result<(), String>;
+    /// The engine's move in `turn`, within its deadline.
+    fn request_move(&self, p: &mut Player, turn: &Turn) -> Result<Answer, Failure>;
+    /// Asks the engine to leave.
+    fn quit(&self, p: &mut Player);
+}
+
+/// What a player is asked to move in.
+pub struct Turn<'a> {
+    pub game: &'a Game,
+    /// The game's start.
+    pub start: &'a StartPoint,
+    pub moves: &'a [RecordedMove],
+    pub cfg: &'a MatchConfig,
+    /// Both sides' clocks in ms (attackers, defenders).
+    pub clocks: &'a [i64; 2],
+}
+
 /// A running engine.
 pub struct Player {
     pub spec: EngineSpec,
+    protocol: &'static dyn Protocol,
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
-    /// OTEP: lines that must reach the engine before it says hello.
-    pub otep: Option<super::otep_client::OtepState>,
+    /// How many plies of the current game the engine has been told (OTEP
+    /// tells only the last move); `None` until it is told the position.
+    pub known_plies: Option<usize>,
 }
 
 /// How long an engine may take to start or to answer `isready`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 impl Player {
-    /// Starts the engine and sets up the variant and rule overrides.
+    /// Starts the engine and sets up the variant and rule overrides in
+    /// its `protocol`.
     pub fn start(
         spec: &EngineSpec,
+        protocol: &'static dyn Protocol,
         variant: &str,
         overrides: &[(String, String)],
         rules: &Rules,
@@ -165,32 +205,17 @@ impl Player {
         let stdin = child.stdin.take();
         let mut p = Player {
             spec: spec.clone(),
+            protocol,
             child,
             stdin,
             lines: rx,
-            otep: None,
+            known_plies: None,
         };
-        match spec.proto {
-            Proto::Tei => {
-                p.send("tei").map_err(|_| p.describe("exited at start"))?;
-                p.wait_for("teiok", HANDSHAKE_TIMEOUT)
-                    .map_err(|f| p.describe(&format!("no teiok ({f:?})")))?;
-                p.send(&format!("setoption name Variant value {variant}"))
-                    .map_err(|_| p.describe("exited"))?;
-                for (k, v) in overrides.iter().chain(spec.options.iter()) {
-                    p.send(&format!("setoption name {k} value {v}"))
-                        .map_err(|_| p.describe("exited"))?;
-                }
-                p.options_accepted()?;
-            }
-            Proto::Otep => {
-                super::otep_client::handshake(&mut p, rules)?;
-            }
-        }
+        protocol.handshake(&mut p, variant, overrides, rules)?;
         Ok(p)
     }
 
-    fn describe(&self, what: &str) -> String {
+    pub fn describe(&self, what: &str) -> String {
         format!("engine '{}': {what}", self.spec.name)
     }
 
@@ -225,78 +250,22 @@ impl Player {
         }
     }
 
-    /// `isready` → `readyok` within the handshake timeout.
+    /// Whether the engine answers (before a game).
     pub fn ready(&mut self) -> Result<(), String> {
-        if self.spec.proto == Proto::Otep {
-            return Ok(());
-        }
-        self.send("isready").map_err(|_| self.describe("exited"))?;
-        self.wait_for("readyok", HANDSHAKE_TIMEOUT)
-            .map(|_| ())
-            .map_err(|f| self.describe(&format!("no readyok ({f:?})")))
+        let protocol = self.protocol;
+        protocol.ready(self)
     }
 
-    /// `isready` → `readyok`, failing if the engine answered an error to
-    /// anything sent since (an option it refused).
-    fn options_accepted(&mut self) -> Result<(), String> {
-        self.send("isready").map_err(|_| self.describe("exited"))?;
-        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .next_line(left)
-                .map_err(|f| self.describe(&format!("no readyok ({f:?})")))?;
-            if line.starts_with("readyok") {
-                return Ok(());
-            }
-            if let Some(e) = line.strip_prefix("info string error") {
-                return Err(self.describe(&format!("refused a setting:{e}")));
-            }
-        }
-    }
-
-    /// Starts a new game: `newgame` and a readiness check.
+    /// Starts a new game.
     pub fn new_game(&mut self) -> Result<(), String> {
-        if self.spec.proto == Proto::Otep {
-            // The engine is told the position again at its first move.
-            if let Some(state) = self.otep.as_mut() {
-                state.known_plies = None;
-            }
-            return Ok(());
-        }
-        self.send("newgame").map_err(|_| self.describe("exited"))?;
-        self.ready()
+        let protocol = self.protocol;
+        protocol.new_game(self)
     }
 
-    /// tei: sends the position and `go`, waits for `bestmove` until the
-    /// deadline; returns the move text.
-    pub fn tei_move(
-        &mut self,
-        position: &str,
-        go: &str,
-        timeout: Duration,
-    ) -> Result<Answer, Failure> {
-        self.send(position)?;
-        self.send(go)?;
-        let deadline = Instant::now() + timeout;
-        let mut score = None;
-        loop {
-            let line = self.next_line(deadline.saturating_duration_since(Instant::now()))?;
-            if line.starts_with("info") {
-                // The last score reported counts (lower and upper bounds too).
-                score = parse_score(&line).or(score);
-                continue;
-            }
-            if line.starts_with("bestmove") {
-                return match line.split_whitespace().nth(1) {
-                    Some(m) => Ok(Answer {
-                        text: m.to_string(),
-                        score,
-                    }),
-                    None => Err(Failure::Malformed(line)),
-                };
-            }
-        }
+    /// The engine's move in `turn`.
+    pub fn request_move(&mut self, turn: &Turn) -> Result<Answer, Failure> {
+        let protocol = self.protocol;
+        protocol.request_move(self, turn)
     }
 
     /// Whether the process is still running.
@@ -306,15 +275,8 @@ impl Player {
 
     /// Asks the engine to quit, then makes sure it is gone.
     pub fn quit(mut self) {
-        match self.spec.proto {
-            Proto::Tei => {
-                let _ = self.send("quit");
-            }
-            Proto::Otep => {
-                let _ = self.send("finish 0");
-                let _ = self.send("goodbye");
-            }
-        }
+        let protocol = self.protocol;
+        protocol.quit(&mut self);
         drop(self.stdin.take());
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {
