@@ -336,12 +336,18 @@ impl OtepSession {
                         return true;
                     }
                 }
-                // Where our rules end the game but the host plays on, the
-                // search still chooses among the moves on the board (the
-                // play layer's one answer); only a side with no move at
-                // all has nothing to send.
                 if self.engine.game().playable_moves().is_empty() {
                     self.no_move();
+                    return true;
+                }
+                if let Some(outcome) = self.engine.game().outcome() {
+                    // Our rules end the game where OpenTafl's play on. The
+                    // search does not search a finished game, so there is
+                    // no move to give; said without `error -1` (see
+                    // `no_move`).
+                    let text = format!("the game is over by these rules: {outcome}");
+                    self.status(&text);
+                    self.send(&format!("error 0 {text}"));
                     return true;
                 }
                 let limits = self.play_limits();
