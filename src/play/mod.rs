@@ -120,15 +120,21 @@ pub fn should_resign(score: i32) -> bool {
     score <= -WIN_BOUND
 }
 
+/// A draw is taken when the search's score (ours, in centi-soldiers) is
+/// this bad or worse: two soldiers down.
+pub const DRAW_WHEN_WORSE_THAN_CP: i32 = -200;
+/// Within this many plies of the ply limit (which draws the game anyway) a
+/// draw is taken unless we see a win.
+pub const DRAW_NEAR_LIMIT_PLIES: u32 = 10;
+
 /// Take a draw offer only when a draw is a good result: the search thinks
-/// we stand clearly worse, or the ply limit (which draws the game anyway)
-/// is near and we see no win.
+/// we stand clearly worse, or the ply limit is near and we see no win.
 pub fn accept_draw(last_score: Option<i32>, plies: u32, ply_limit: u32) -> bool {
     let Some(score) = last_score else {
         return false;
     };
-    let near_limit = ply_limit > 0 && plies + 10 >= ply_limit;
-    score <= -200 || (near_limit && score < WIN_BOUND)
+    let near_limit = ply_limit > 0 && plies.saturating_add(DRAW_NEAR_LIMIT_PLIES) >= ply_limit;
+    score <= DRAW_WHEN_WORSE_THAN_CP || (near_limit && score < WIN_BOUND)
 }
 
 #[cfg(test)]
