@@ -5,9 +5,10 @@
 //! `resume_game_json`, the end of a game, and the defenders' forbidden
 //! repetitions.
 
+use konakis::play::{accept_draw, should_resign};
 use konakis::protocol::hnefatafl_bot::{
-    accept_draw, parse_resumed, should_resign, Bot, BotSettings, Clock, GameOffer, GameReport,
-    Mode, ServerLine, PROTOCOL_VERSION,
+    parse_resumed, Bot, BotSettings, Clock, GameOffer, GameReport, Mode, ServerLine,
+    PROTOCOL_VERSION,
 };
 use konakis::rules::{Game, Move, Preset, Rules, Side, Square};
 use std::io::{BufRead, BufReader, Write};

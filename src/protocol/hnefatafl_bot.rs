@@ -28,6 +28,7 @@
 //! server refuses (the defenders' forbidden repetitions included).
 
 use crate::play::{self, HostClock};
+use crate::play::{accept_draw, should_resign};
 use crate::rules::{Game, Move, Preset, Rules, Side, Square};
 use crate::search::{Engine, Limits, Score};
 use serde_json::Value;
@@ -1020,8 +1021,6 @@ impl<'a> Bot<'a> {
         .map_err(Break::Dropped)
     }
 }
-
-pub use crate::play::{accept_draw, should_resign};
 
 /// Connects, plays the games the settings ask for, and logs to stderr.
 pub fn run(settings: BotSettings) -> Result<Vec<GameReport>, String> {
