@@ -230,32 +230,8 @@ impl OtepSession {
         let rest = rest.trim();
         match cmd {
             "" => {}
-            "rules" => {
-                self.stop_search();
-                self.pending = None;
-                self.rejected.clear();
-                match parse_otn_rules(rest) {
-                    Ok(r) => {
-                        self.engine.set_rules(r);
-                        self.refused_rules = None;
-                    }
-                    Err(e) => self.refused_rules = Some(e),
-                }
-            }
-            "play" | "analyze" if self.refused_rules.is_some() => {
-                // A non-critical error: OpenTafl shows it and carries on.
-                // Not `error -1`: OpenTafl 0.4.8.0b ends the game on it but
-                // names the resigning side the winner. The game waits for a
-                // move that never comes (a timed game is lost on time).
-                let reason = self.refused_rules.clone().unwrap_or_default();
-                let verb = if cmd == "play" { "play" } else { "analyse" };
-                let text = format!("Konakis cannot {verb} these rules: {reason}");
-                self.status(&text);
-                self.send(&format!("error 0 {text}"));
-                if cmd == "analyze" {
-                    self.send("analysis 0");
-                }
-            }
+            "rules" => self.on_rules(rest),
+            "play" | "analyze" if self.refused_rules.is_some() => self.refuse(cmd),
             "position" | "side" | "clock" | "opponent-move" | "move" | "error"
                 if self.refused_rules.is_some() => {}
             "position" => {
@@ -264,109 +240,11 @@ impl OtepSession {
                     self.send(&format!("error 0 bad position: {e}"));
                 }
             }
-            "side" => match side_word(rest) {
-                Some(side) => {
-                    // Whatever ran was for the other side or the old board.
-                    self.stop_search();
-                    if side != self.engine.game().side_to_move() {
-                        let record = self.board_record();
-                        if let Err(e) = self.reset_to(&record, side) {
-                            self.send(&format!("error 0 {e}"));
-                        }
-                    }
-                }
-                None => self.send(&format!("error 0 bad side '{rest}'")),
-            },
-            "clock" => {
-                let parts: Vec<&str> = rest.split_whitespace().collect();
-                let time = |s: &str| -> Option<(u64, bool)> {
-                    let over = s.ends_with('*');
-                    let v: i64 = s.trim_end_matches('*').parse().ok()?;
-                    Some((v.max(0) as u64, over))
-                };
-                if parts.len() >= 2 {
-                    if let (Some(a), Some(d)) = (time(parts[0]), time(parts[1])) {
-                        self.clock = Some(Clock {
-                            ms: [a.0, d.0],
-                            overtime: [a.1, d.1],
-                            overtime_secs: parts.get(2).and_then(|s| s.parse().ok()).unwrap_or(0),
-                            overtimes: [
-                                parts.get(3).and_then(|s| s.parse().ok()).unwrap_or(0),
-                                parts.get(4).and_then(|s| s.parse().ok()).unwrap_or(0),
-                            ],
-                        });
-                    }
-                }
-            }
-            "opponent-move" => {
-                self.stop_search();
-                self.pending = None;
-                let (moves, record) = rest.rsplit_once(' ').unwrap_or((rest, ""));
-                if !record.is_empty() && self.same_board(record) {
-                    // A re-send after `error`: we already have this board;
-                    // keep the list of rejected moves.
-                    return true;
-                }
-                let mut synced = true;
-                for m in moves.split('|').filter(|m| !m.is_empty()) {
-                    if self.engine.play_text(m).is_err() {
-                        synced = false;
-                        break;
-                    }
-                }
-                if !synced || (!record.is_empty() && !self.same_board(record)) {
-                    // Trust the host's board.
-                    let side = self.engine.game().side_to_move();
-                    if let Err(e) = self.reset_to(record, side) {
-                        self.send(&format!("error 0 bad opponent-move: {e}"));
-                    }
-                } else {
-                    self.rejected.clear();
-                }
-            }
-            "play" => {
-                let Some(side) = side_word(rest) else {
-                    self.send(&format!("error 0 bad side '{rest}'"));
-                    return true;
-                };
-                if side != self.engine.game().side_to_move() {
-                    let record = self.board_record();
-                    if let Err(e) = self.reset_to(&record, side) {
-                        self.send(&format!("error 0 {e}"));
-                        return true;
-                    }
-                }
-                if self.engine.game().playable_moves().is_empty() {
-                    self.no_move();
-                    return true;
-                }
-                if let Some(outcome) = self.engine.game().outcome() {
-                    // Our rules end the game where OpenTafl's play on. The
-                    // search does not search a finished game, so there is
-                    // no move to give; said without `error -1` (see
-                    // `no_move`).
-                    let text = format!("the game is over by these rules: {outcome}");
-                    self.status(&text);
-                    self.send(&format!("error 0 {text}"));
-                    return true;
-                }
-                let limits = self.play_limits();
-                self.start_search(Purpose::Play, limits);
-            }
-            "move" => {
-                // Our move was accepted; `rest` is the board after it.
-                self.stop_search();
-                if let Some(mv) = self.pending.take() {
-                    let _ = self.engine.play(mv);
-                }
-                if !self.same_board(rest) {
-                    let side = self.engine.game().side_to_move();
-                    if let Err(e) = self.reset_to(rest, side) {
-                        self.send(&format!("error 0 bad move acknowledgement: {e}"));
-                    }
-                }
-                self.rejected.clear();
-            }
+            "side" => self.on_side(rest),
+            "clock" => self.on_clock(rest),
+            "opponent-move" => self.on_opponent_move(rest),
+            "play" => self.on_play(rest),
+            "move" => self.on_move_accepted(rest),
             "error" => {
                 // 1: wrong side, 2: illegal move. The host re-sends the
                 // opponent's move and `play`.
@@ -374,25 +252,7 @@ impl OtepSession {
                     self.rejected.push(mv);
                 }
             }
-            "analyze" => {
-                let parts: Vec<&str> = rest.split_whitespace().collect();
-                let n: usize = parts
-                    .first()
-                    .and_then(|s| s.parse().ok())
-                    .unwrap_or(1)
-                    .clamp(1, 16);
-                let secs: u64 = parts
-                    .get(1)
-                    .and_then(|s| s.parse().ok())
-                    .unwrap_or(5)
-                    .clamp(1, 3600);
-                if self.engine.game().outcome().is_some() {
-                    self.send("analysis 0");
-                    return true;
-                }
-                let limits = Limits::move_time(secs.saturating_mul(1000));
-                self.start_search(Purpose::Analyze(n), limits);
-            }
+            "analyze" => self.on_analyze(rest),
             "finish" => {
                 self.stop_search();
                 self.pending = None;
@@ -405,6 +265,167 @@ impl OtepSession {
             other => self.send(&format!("error 0 unknown command '{other}'")),
         }
         true
+    }
+
+    fn on_rules(&mut self, rest: &str) {
+        self.stop_search();
+        self.pending = None;
+        self.rejected.clear();
+        match parse_otn_rules(rest) {
+            Ok(r) => {
+                self.engine.set_rules(r);
+                self.refused_rules = None;
+            }
+            Err(e) => self.refused_rules = Some(e),
+        }
+    }
+
+    /// `play` or `analyze` under rules Konakis cannot play: a non-critical
+    /// error, which OpenTafl shows and carries on. Not `error -1`: OpenTafl
+    /// 0.4.8.0b ends the game on it but names the resigning side the
+    /// winner. The game waits for a move that never comes (a timed game is
+    /// lost on time).
+    fn refuse(&mut self, cmd: &str) {
+        let reason = self.refused_rules.clone().unwrap_or_default();
+        let verb = if cmd == "play" { "play" } else { "analyse" };
+        let text = format!("Konakis cannot {verb} these rules: {reason}");
+        self.status(&text);
+        self.send(&format!("error 0 {text}"));
+        if cmd == "analyze" {
+            self.send("analysis 0");
+        }
+    }
+
+    fn on_side(&mut self, rest: &str) {
+        match side_word(rest) {
+            Some(side) => {
+                // Whatever ran was for the other side or the old board.
+                self.stop_search();
+                if side != self.engine.game().side_to_move() {
+                    let record = self.board_record();
+                    if let Err(e) = self.reset_to(&record, side) {
+                        self.send(&format!("error 0 {e}"));
+                    }
+                }
+            }
+            None => self.send(&format!("error 0 bad side '{rest}'")),
+        }
+    }
+
+    /// `clock <a>[*] <d>[*] <overtime s> <a periods> <d periods>`; `*` marks
+    /// a side in overtime.
+    fn on_clock(&mut self, rest: &str) {
+        let parts: Vec<&str> = rest.split_whitespace().collect();
+        let time = |s: &str| -> Option<(u64, bool)> {
+            let over = s.ends_with('*');
+            let v: i64 = s.trim_end_matches('*').parse().ok()?;
+            Some((v.max(0) as u64, over))
+        };
+        if parts.len() >= 2 {
+            if let (Some(a), Some(d)) = (time(parts[0]), time(parts[1])) {
+                self.clock = Some(Clock {
+                    ms: [a.0, d.0],
+                    overtime: [a.1, d.1],
+                    overtime_secs: parts.get(2).and_then(|s| s.parse().ok()).unwrap_or(0),
+                    overtimes: [
+                        parts.get(3).and_then(|s| s.parse().ok()).unwrap_or(0),
+                        parts.get(4).and_then(|s| s.parse().ok()).unwrap_or(0),
+                    ],
+                });
+            }
+        }
+    }
+
+    fn on_opponent_move(&mut self, rest: &str) {
+        self.stop_search();
+        self.pending = None;
+        let (moves, record) = rest.rsplit_once(' ').unwrap_or((rest, ""));
+        if !record.is_empty() && self.same_board(record) {
+            // A re-send after `error`: we already have this board; keep the
+            // list of rejected moves.
+            return;
+        }
+        let mut synced = true;
+        for m in moves.split('|').filter(|m| !m.is_empty()) {
+            if self.engine.play_text(m).is_err() {
+                synced = false;
+                break;
+            }
+        }
+        if !synced || (!record.is_empty() && !self.same_board(record)) {
+            // Trust the host's board.
+            let side = self.engine.game().side_to_move();
+            if let Err(e) = self.reset_to(record, side) {
+                self.send(&format!("error 0 bad opponent-move: {e}"));
+            }
+        } else {
+            self.rejected.clear();
+        }
+    }
+
+    fn on_play(&mut self, rest: &str) {
+        let Some(side) = side_word(rest) else {
+            self.send(&format!("error 0 bad side '{rest}'"));
+            return;
+        };
+        if side != self.engine.game().side_to_move() {
+            let record = self.board_record();
+            if let Err(e) = self.reset_to(&record, side) {
+                self.send(&format!("error 0 {e}"));
+                return;
+            }
+        }
+        if self.engine.game().playable_moves().is_empty() {
+            self.no_move();
+            return;
+        }
+        if let Some(outcome) = self.engine.game().outcome() {
+            // Our rules end the game where OpenTafl's play on. The search
+            // does not search a finished game, so there is no move to give;
+            // said without `error -1` (see `no_move`).
+            let text = format!("the game is over by these rules: {outcome}");
+            self.status(&text);
+            self.send(&format!("error 0 {text}"));
+            return;
+        }
+        let limits = self.play_limits();
+        self.start_search(Purpose::Play, limits);
+    }
+
+    /// Our move was accepted; `rest` is the board after it.
+    fn on_move_accepted(&mut self, rest: &str) {
+        self.stop_search();
+        if let Some(mv) = self.pending.take() {
+            let _ = self.engine.play(mv);
+        }
+        if !self.same_board(rest) {
+            let side = self.engine.game().side_to_move();
+            if let Err(e) = self.reset_to(rest, side) {
+                self.send(&format!("error 0 bad move acknowledgement: {e}"));
+            }
+        }
+        self.rejected.clear();
+    }
+
+    /// `analyze <lines> <seconds>`.
+    fn on_analyze(&mut self, rest: &str) {
+        let parts: Vec<&str> = rest.split_whitespace().collect();
+        let n: usize = parts
+            .first()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1)
+            .clamp(1, 16);
+        let secs: u64 = parts
+            .get(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(5)
+            .clamp(1, 3600);
+        if self.engine.game().outcome().is_some() {
+            self.send("analysis 0");
+            return;
+        }
+        let limits = Limits::move_time(secs.saturating_mul(1000));
+        self.start_search(Purpose::Analyze(n), limits);
     }
 
     fn on_done(&mut self, result: SearchResult) {

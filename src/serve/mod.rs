@@ -444,10 +444,7 @@ fn urls(bound: SocketAddr, token: Option<&str>) -> Vec<(&'static str, String)> {
     } else {
         IpAddr::from(std::net::Ipv6Addr::LOCALHOST)
     };
-    let mut list = vec![
-        ("", url(local)),
-        ("on every interface", format!("{bound} ({})", bound.ip())),
-    ];
+    let mut list = vec![("", url(local)), ("on every interface", bound.to_string())];
     if let Some(lan) = network_address(bound.is_ipv4()) {
         list.push(("from other machines", url(lan)));
     }
