@@ -240,12 +240,53 @@ struct Job {
     start: Value,
 }
 
-/// A search stream's stages: waiting for the cores, then streaming.
-enum Stage {
-    Begin(WorkGuard, Job),
-    Queued(WorkGuard, Job),
-    Running(Box<Streaming>),
+/// A work stream's stages (a search's, a review's): waiting for the
+/// cores, then streaming its events from `S`.
+pub(super) enum Stage<J, S> {
+    Begin(WorkGuard, J),
+    Queued(WorkGuard, J),
+    Running(Box<S>),
     Done,
+}
+
+/// The events of `client`'s work `job`: `queued` first if another
+/// client's work holds the cores, then the start event `begin` gives (or
+/// the event that ends work that never started), then `next`'s events
+/// until it says `Done`.
+pub(super) fn work_events<J, S, B, BF, N, NF>(
+    guard: WorkGuard,
+    job: J,
+    client: ClientId,
+    begin: B,
+    next: N,
+) -> impl Stream<Item = Result<Event, Infallible>>
+where
+    B: Fn(WorkGuard, J) -> BF + Copy,
+    BF: std::future::Future<Output = Result<(Event, S), Event>>,
+    N: Fn(Box<S>) -> NF + Copy,
+    NF: std::future::Future<Output = Option<(Event, Stage<J, S>)>>,
+{
+    stream::unfold(Stage::Begin(guard, job), move |stage| {
+        let client = client.clone();
+        async move {
+            match stage {
+                Stage::Begin(guard, job) if guard.hub().would_wait(&client) => {
+                    let waiting = guard.hub().busy().1;
+                    let data = json!({ "queued": true, "waiting": waiting + 1 });
+                    Some((event("queued", &data), Stage::Queued(guard, job)))
+                }
+                Stage::Begin(guard, job) | Stage::Queued(guard, job) => {
+                    Some(match begin(guard, job).await {
+                        Ok((start, s)) => (start, Stage::Running(Box::new(s))),
+                        Err(end) => (end, Stage::Done),
+                    })
+                }
+                Stage::Running(s) => next(s).await,
+                Stage::Done => None,
+            }
+        }
+    })
+    .map(Ok)
 }
 
 /// A search's stream: its engine messages and a progress tick.
@@ -335,7 +376,7 @@ async fn begin(mut guard: WorkGuard, job: Job) -> Result<(Event, Streaming), Eve
 }
 
 /// The next event of a running search, or `None` once it has ended.
-async fn next_event(mut s: Box<Streaming>) -> Option<(Event, Stage)> {
+async fn next_event(mut s: Box<Streaming>) -> Option<(Event, Stage<Job, Streaming>)> {
     loop {
         tokio::select! {
             message = s.rx.recv() => {
@@ -370,31 +411,6 @@ async fn next_event(mut s: Box<Streaming>) -> Option<(Event, Stage)> {
             }
         }
     }
-}
-
-fn search_events(guard: WorkGuard, job: Job) -> impl Stream<Item = Result<Event, Infallible>> {
-    stream::unfold(Stage::Begin(guard, job), |stage| async move {
-        match stage {
-            Stage::Begin(guard, job) => {
-                let (busy, waiting) = guard.hub().busy();
-                if busy && guard.hub().would_wait(&job.client) {
-                    let data = json!({ "queued": true, "waiting": waiting + 1 });
-                    return Some((event("queued", &data), Stage::Queued(guard, job)));
-                }
-                Some(match begin(guard, job).await {
-                    Ok((start, s)) => (start, Stage::Running(Box::new(s))),
-                    Err(end) => (end, Stage::Done),
-                })
-            }
-            Stage::Queued(guard, job) => Some(match begin(guard, job).await {
-                Ok((start, s)) => (start, Stage::Running(Box::new(s))),
-                Err(end) => (end, Stage::Done),
-            }),
-            Stage::Running(s) => next_event(s).await,
-            Stage::Done => None,
-        }
-    })
-    .map(Ok)
 }
 
 /// Waits until the cap, or for ever once it has passed.
@@ -433,7 +449,10 @@ pub async fn analyse(
         start,
     };
     let guard = WorkGuard::new(state.hub.clone());
-    Ok(event_stream(search_events(guard, job)))
+    let client = job.client.clone();
+    Ok(event_stream(work_events(
+        guard, job, client, begin, next_event,
+    )))
 }
 
 /// A stream of events as the answer: never cached, with a comment every

@@ -7,7 +7,9 @@
 //! the judged moves and each side's figures. A review ends when its client
 //! goes; a newer review or search stops it.
 
-use super::analysis::{event, event_stream, moves_json, score_json, wdl_json, MAX_TIME_MS};
+use super::analysis::{
+    event, event_stream, moves_json, score_json, wdl_json, work_events, MAX_TIME_MS,
+};
 use super::api::{blocking, parse_game_body, ApiError, MAX_MOVES};
 use super::hub::{ClientId, WorkGuard};
 use super::AppState;
@@ -18,10 +20,8 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
 use axum::response::sse::Event;
 use axum::response::Response;
-use futures_util::stream::{self, Stream, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -154,13 +154,8 @@ struct Job {
     budget: Budget,
 }
 
-/// A review stream's stages: waiting for the cores, then streaming.
-enum Stage {
-    Begin(WorkGuard, Job),
-    Queued(WorkGuard, Job),
-    Running(Box<Streaming>),
-    Done,
-}
+/// A review stream's stages.
+type Stage = super::analysis::Stage<Job, Streaming>;
 
 /// Claims the cores (waiting in the queue if another client's work holds
 /// them), stops the work it replaces and starts the review's thread.
@@ -222,27 +217,6 @@ async fn begin(mut guard: WorkGuard, job: Job) -> Result<(Event, Streaming), Eve
         started: Instant::now(),
     };
     Ok((event("start", &start_data), streaming))
-}
-
-fn review_events(guard: WorkGuard, job: Job) -> impl Stream<Item = Result<Event, Infallible>> {
-    stream::unfold(Stage::Begin(guard, job), |stage| async move {
-        match stage {
-            Stage::Begin(guard, job) if guard.hub().would_wait(&job.client) => {
-                let waiting = guard.hub().busy().1;
-                let data = json!({ "queued": true, "waiting": waiting + 1 });
-                Some((event("queued", &data), Stage::Queued(guard, job)))
-            }
-            Stage::Begin(guard, job) | Stage::Queued(guard, job) => {
-                Some(match begin(guard, job).await {
-                    Ok((start, s)) => (start, Stage::Running(Box::new(s))),
-                    Err(end) => (end, Stage::Done),
-                })
-            }
-            Stage::Running(s) => next_event(s).await,
-            Stage::Done => None,
-        }
-    })
-    .map(Ok)
 }
 
 /// The next event of a running review, or `None` once it has ended.
@@ -313,7 +287,10 @@ pub async fn review(
         budget,
     };
     let guard = WorkGuard::new(state.hub.clone());
-    Ok(event_stream(review_events(guard, job)))
+    let client = job.client.clone();
+    Ok(event_stream(work_events(
+        guard, job, client, begin, next_event,
+    )))
 }
 
 /// The position after `from` moves of the game, and the moves after it.
