@@ -1007,6 +1007,18 @@ pub fn carried_pairs_report(
     Ok(s)
 }
 
+/// A merged records file: its path, whether its games came in pairs, and
+/// its rule changes.
+type FileKind = (String, bool, Vec<(String, String)>);
+
+/// What the records files hold, read in order.
+struct Runs {
+    records: Vec<GameRecord>,
+    /// A note for each file that is a later run of the same match.
+    later_runs: Vec<String>,
+    kinds: Vec<FileKind>,
+}
+
 /// The records' games read into one tally, in the order of their numbers.
 ///
 /// A file whose game numbers are already taken by an earlier file's
@@ -1015,14 +1027,51 @@ pub fn carried_pairs_report(
 /// earlier files' and its openings after theirs, so that its pairs stay its
 /// own and the SPRT reads the runs one after another. The same game in two
 /// files is an error.
-/// A merged records file: its path, whether its games came in pairs, and
-/// its rule changes.
-type FileKind = (String, bool, Vec<(String, String)>);
-
 pub fn merged_tally(
     paths: &[String],
     sprt: Option<Sprt>,
 ) -> Result<(ReportHeader, Tally, Option<SprtStop>), String> {
+    let Runs {
+        mut records,
+        later_runs,
+        kinds,
+    } = read_runs(paths)?;
+    if records.is_empty() {
+        return Err("no game records".into());
+    }
+    records.sort_by_key(|r| r.number);
+    if let Some(w) = records.windows(2).find(|w| w[0].number == w[1].number) {
+        return Err(format!("game {} is recorded twice", w[0].number));
+    }
+    let variant = records[0].variant;
+    if let Some(r) = records.iter().find(|r| r.variant != variant) {
+        return Err(format!(
+            "game {} is {}, game {} is {variant}",
+            r.number, r.variant, records[0].number
+        ));
+    }
+    let names = engine_names(&records)?;
+    let mut openings = std::collections::HashMap::new();
+    for r in &records {
+        *openings.entry(r.opening.unwrap_or(r.number)).or_insert(0) += 1;
+    }
+    let repeat = openings.values().any(|&c| c > 1);
+    let (tally, sprt_stop) = tally_in_order(&records, repeat, sprt.as_ref());
+    let head = ReportHeader {
+        names: names.map(|n| n.unwrap_or_else(|| "?".into())),
+        variant,
+        repeat,
+        sprt,
+        later_runs,
+        warnings: file_warnings(&kinds),
+    };
+    Ok((head, tally, sprt_stop))
+}
+
+/// The games of every file, numbered on from the files before when a file
+/// is a later run of the same match; with a note per later run and each
+/// file's kind.
+fn read_runs(paths: &[String]) -> Result<Runs, String> {
     let mut records: Vec<GameRecord> = Vec::new();
     // Where each game number so far came from: the file and its line.
     let mut seen: std::collections::HashMap<usize, (usize, String)> = Default::default();
@@ -1083,23 +1132,18 @@ pub fn merged_tally(
             records.push(r);
         }
     }
-    if records.is_empty() {
-        return Err("no game records".into());
-    }
-    records.sort_by_key(|r| r.number);
-    if let Some(w) = records.windows(2).find(|w| w[0].number == w[1].number) {
-        return Err(format!("game {} is recorded twice", w[0].number));
-    }
-    let variant = records[0].variant;
-    if let Some(r) = records.iter().find(|r| r.variant != variant) {
-        return Err(format!(
-            "game {} is {}, game {} is {variant}",
-            r.number, r.variant, records[0].number
-        ));
-    }
-    // The runner gives the attackers of game n to engine (n - 1) % 2.
+    Ok(Runs {
+        records,
+        later_runs,
+        kinds,
+    })
+}
+
+/// Which engine played which games: the runner gives the attackers of game
+/// n to engine (n - 1) % 2. An error if the names do not make one match.
+fn engine_names(records: &[GameRecord]) -> Result<[Option<String>; 2], String> {
     let mut names: [Option<String>; 2] = [None, None];
-    for r in &records {
+    for r in records {
         let a = (r.number - 1) % 2;
         for (engine, name) in [(a, &r.attackers), (1 - a, &r.defenders)] {
             match &names[engine] {
@@ -1114,16 +1158,19 @@ pub fn merged_tally(
             }
         }
     }
-    let mut openings = std::collections::HashMap::new();
-    for r in &records {
-        *openings.entry(r.opening.unwrap_or(r.number)).or_insert(0) += 1;
-    }
-    let repeat = openings.values().any(|&c| c > 1);
-    // Games are read in the order of their numbers, and the SPRT stops
-    // where the ratio first crosses a bound, as the match would have.
+    Ok(names)
+}
+
+/// The tally of `records` read in the order of their numbers, and where the
+/// SPRT first crosses a bound, as the match would have stopped.
+fn tally_in_order(
+    records: &[GameRecord],
+    repeat: bool,
+    sprt: Option<&Sprt>,
+) -> (Tally, Option<SprtStop>) {
     let mut tally = Tally::default();
     let mut sprt_stop = None;
-    for r in &records {
+    for r in records {
         let pairing = Pairing {
             number: r.number,
             opening: r.opening.unwrap_or(r.number),
@@ -1136,10 +1183,15 @@ pub fn merged_tally(
             },
             repeat,
         );
-        if let (Some(s), None) = (&sprt, sprt_stop) {
+        if let (Some(s), None) = (sprt, sprt_stop) {
             sprt_stop = SprtStop::reached(&tally.sprt_state(s, repeat), tally.games);
         }
     }
+    (tally, sprt_stop)
+}
+
+/// Warnings where merged files look like different matches.
+fn file_warnings(kinds: &[FileKind]) -> Vec<String> {
     let mut warnings = Vec::new();
     if let Some((first, paired, overrides)) = kinds.first() {
         for (path, p, o) in &kinds[1..] {
@@ -1160,13 +1212,5 @@ pub fn merged_tally(
             }
         }
     }
-    let head = ReportHeader {
-        names: names.map(|n| n.unwrap_or_else(|| "?".into())),
-        variant,
-        repeat,
-        sprt,
-        later_runs,
-        warnings,
-    };
-    Ok((head, tally, sprt_stop))
+    warnings
 }
