@@ -687,8 +687,7 @@ impl<'a> Bot<'a> {
 
     /// Handles one line; `Ok(true)` when every game asked for is over.
     fn handle(&mut self, text: &str, link: &mut Link) -> Result<bool, Break> {
-        let line = ServerLine::parse(text);
-        match line {
+        match ServerLine::parse(text) {
             ServerLine::NewGame(id) => {
                 (self.log)(&format!("posted game {id}; waiting for a challenger"));
                 self.pending = Some(id);
@@ -707,102 +706,19 @@ impl<'a> Bot<'a> {
                 defender,
                 board,
                 clock,
-            } => {
-                let Some(id) = self.pending.take() else {
-                    return Ok(false);
-                };
-                let me = &self.settings.username;
-                let ours = if *me == attacker {
-                    Side::Attackers
-                } else if *me == defender {
-                    Side::Defenders
-                } else {
-                    return Err(Break::Fatal(format!(
-                        "game {id} started between {attacker} and {defender}, not us"
-                    )));
-                };
-                let rules = rules_for_board(board).map_err(Break::Fatal)?;
-                self.engine.set_game(Game::new(rules));
-                self.engine.clear_hash();
-                (self.log)(&format!(
-                    "game {id} starts: {attacker} (attackers) against {defender} (defenders), {board}x{board}, clock {clock}; we are the {}",
-                    Side::name(ours)
-                ));
-                let clock_ms = match clock {
-                    Clock::Fischer { ms, .. } => Some([ms as i64, ms as i64]),
-                    Clock::Untimed => None,
-                };
-                self.current = Some(Current {
-                    id,
-                    ours,
-                    board,
-                    clock,
-                    clock_ms,
-                    refused: Vec::new(),
-                    last_score: None,
-                    resyncing: false,
-                });
-            }
+            } => self.on_game_start(&attacker, &defender, board, clock)?,
             ServerLine::Play { id, side, from, to } => {
-                let Some(cur) = &self.current else {
-                    return Ok(false);
-                };
-                if cur.id != id || side == cur.ours {
-                    return Ok(false);
-                }
-                let board = cur.board;
-                let played =
-                    parse_move(&from, &to, board).and_then(|mv| self.engine.play(mv).map(|_| mv));
-                match played {
-                    Ok(mv) => (self.log)(&format!(
-                        "ply {}: {} {mv}",
-                        self.engine.game().moves().len(),
-                        role_name(side)
-                    )),
-                    Err(e) => {
-                        (self.log)(&format!(
-                            "the server's move {from}-{to} is not legal in our game ({e}): asking for the whole game"
-                        ));
-                        if let Some(cur) = &mut self.current {
-                            cur.resyncing = true;
-                        }
-                        link.send(&format!("resume_game_json {id}"), self.log)
-                            .map_err(Break::Dropped)?;
-                    }
-                }
+                self.on_server_move(id, side, &from, &to, link)?
             }
             ServerLine::GameTime(ms) => {
                 if let Some(cur) = &mut self.current {
                     cur.clock_ms = Some(ms);
                 }
             }
-            ServerLine::GenerateMove { id, side } => {
-                let ours = matches!(&self.current, Some(c) if c.id == id && c.ours == side && !c.resyncing);
-                if !ours {
-                    return Ok(false);
-                }
-                let game = self.engine.game();
-                if game.outcome().is_none() && game.side_to_move() != side {
-                    // A move we never heard of: fetch the game, then move.
-                    (self.log)(
-                        "asked to move while our game has the other side to move: asking for the whole game",
-                    );
-                    if let Some(cur) = &mut self.current {
-                        cur.resyncing = true;
-                    }
-                    link.send(&format!("resume_game_json {id}"), self.log)
-                        .map_err(Break::Dropped)?;
-                } else {
-                    self.move_now(link)?;
-                }
-            }
-            ServerLine::Resume(resumed) => {
-                let Some(cur) = &self.current else {
-                    return Ok(false);
-                };
-                if cur.id != resumed.id {
-                    return Ok(false);
-                }
+            ServerLine::GenerateMove { id, side } => self.on_move_asked(id, side, link)?,
+            ServerLine::Resume(resumed)
+                if self.current.as_ref().is_some_and(|c| c.id == resumed.id) =>
+            {
                 self.rebuild(&resumed)?;
                 let our_turn = self
                     .current
@@ -813,50 +729,12 @@ impl<'a> Bot<'a> {
                 }
             }
             ServerLine::Refused { command, why } if command == "game" => {
-                let Some(cur) = &mut self.current else {
-                    return Ok(false);
-                };
-                (self.log)(&format!(
-                    "the server refused our move: {why}; asking for the whole game"
-                ));
-                // Take our move back, and never offer it again here.
-                let mut game = self.engine.game().clone();
-                if let Some(last) = game.undo() {
-                    cur.refused.push(last);
-                    self.engine.set_game(game);
-                }
-                cur.resyncing = true;
-                let id = cur.id;
-                link.send(&format!("resume_game_json {id}"), self.log)
-                    .map_err(Break::Dropped)?;
+                self.on_move_refused(&why, link)?
             }
             ServerLine::Refused { command, why } if command == "join_game_pending" => {
                 return Err(Break::Fatal(format!("cannot join that game: {why}")));
             }
-            ServerLine::RequestDraw { id, side } => {
-                let Some(cur) = &self.current else {
-                    return Ok(false);
-                };
-                if cur.id != id || side == cur.ours {
-                    return Ok(false);
-                }
-                let plies = self.engine.game().moves().len() as u32;
-                let limit = self.engine.rules().options().ply_limit;
-                if accept_draw(cur.last_score, plies, limit) {
-                    (self.log)(&format!("the {} offer a draw: accepting", Side::name(side)));
-                    link.send(&format!("draw {id} accept"), self.log)
-                        .map_err(Break::Dropped)?;
-                } else {
-                    // Not answered: the 6.4.1 server drops the whole game on
-                    // `draw <id> decline`, so a refusal is silence.
-                    (self.log)(&format!(
-                        "the {} offer a draw: not accepted (score {})",
-                        Side::name(side),
-                        cur.last_score
-                            .map_or("-".into(), |s| Score::from_search(s).to_string())
-                    ));
-                }
-            }
+            ServerLine::RequestDraw { id, side } => self.on_draw_offer(id, side, link)?,
             ServerLine::Resign { id, side } => {
                 if let Some(cur) = &self.current {
                     if cur.id == id && side != cur.ours {
@@ -878,6 +756,157 @@ impl<'a> Bot<'a> {
             _ => {}
         }
         Ok(false)
+    }
+
+    /// Our game `id` no longer matches the server's: ask for the whole game
+    /// (`rebuild` follows), and move only once it has come.
+    fn resync(&mut self, id: u128, link: &mut Link) -> Result<(), Break> {
+        if let Some(cur) = &mut self.current {
+            cur.resyncing = true;
+        }
+        link.send(&format!("resume_game_json {id}"), self.log)
+            .map_err(Break::Dropped)
+    }
+
+    /// The game we posted or joined starts.
+    fn on_game_start(
+        &mut self,
+        attacker: &str,
+        defender: &str,
+        board: usize,
+        clock: Clock,
+    ) -> Result<(), Break> {
+        let Some(id) = self.pending.take() else {
+            return Ok(());
+        };
+        let me = &self.settings.username;
+        let ours = if me == attacker {
+            Side::Attackers
+        } else if me == defender {
+            Side::Defenders
+        } else {
+            return Err(Break::Fatal(format!(
+                "game {id} started between {attacker} and {defender}, not us"
+            )));
+        };
+        let rules = rules_for_board(board).map_err(Break::Fatal)?;
+        self.engine.set_game(Game::new(rules));
+        self.engine.clear_hash();
+        (self.log)(&format!(
+            "game {id} starts: {attacker} (attackers) against {defender} (defenders), {board}x{board}, clock {clock}; we are the {}",
+            Side::name(ours)
+        ));
+        let clock_ms = match clock {
+            Clock::Fischer { ms, .. } => Some([ms as i64, ms as i64]),
+            Clock::Untimed => None,
+        };
+        self.current = Some(Current {
+            id,
+            ours,
+            board,
+            clock,
+            clock_ms,
+            refused: Vec::new(),
+            last_score: None,
+            resyncing: false,
+        });
+        Ok(())
+    }
+
+    /// The opponent's move in game `id`.
+    fn on_server_move(
+        &mut self,
+        id: u128,
+        side: Side,
+        from: &str,
+        to: &str,
+        link: &mut Link,
+    ) -> Result<(), Break> {
+        let Some(cur) = &self.current else {
+            return Ok(());
+        };
+        if cur.id != id || side == cur.ours {
+            return Ok(());
+        }
+        let board = cur.board;
+        let played = parse_move(from, to, board).and_then(|mv| self.engine.play(mv).map(|_| mv));
+        match played {
+            Ok(mv) => (self.log)(&format!(
+                "ply {}: {} {mv}",
+                self.engine.game().moves().len(),
+                role_name(side)
+            )),
+            Err(e) => {
+                (self.log)(&format!(
+                    "the server's move {from}-{to} is not legal in our game ({e}): asking for the whole game"
+                ));
+                self.resync(id, link)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The server asks for our move in game `id`.
+    fn on_move_asked(&mut self, id: u128, side: Side, link: &mut Link) -> Result<(), Break> {
+        let ours = matches!(&self.current, Some(c) if c.id == id && c.ours == side && !c.resyncing);
+        if !ours {
+            return Ok(());
+        }
+        let game = self.engine.game();
+        if game.outcome().is_none() && game.side_to_move() != side {
+            // A move we never heard of: fetch the game, then move.
+            (self.log)(
+                "asked to move while our game has the other side to move: asking for the whole game",
+            );
+            self.resync(id, link)
+        } else {
+            self.move_now(link)
+        }
+    }
+
+    /// The server refused our last move: take it back, never offer it again
+    /// here, and fetch the game.
+    fn on_move_refused(&mut self, why: &str, link: &mut Link) -> Result<(), Break> {
+        let Some(cur) = &mut self.current else {
+            return Ok(());
+        };
+        (self.log)(&format!(
+            "the server refused our move: {why}; asking for the whole game"
+        ));
+        let mut game = self.engine.game().clone();
+        if let Some(last) = game.undo() {
+            cur.refused.push(last);
+            self.engine.set_game(game);
+        }
+        let id = cur.id;
+        self.resync(id, link)
+    }
+
+    /// The opponent offers a draw in game `id`.
+    fn on_draw_offer(&mut self, id: u128, side: Side, link: &mut Link) -> Result<(), Break> {
+        let Some(cur) = &self.current else {
+            return Ok(());
+        };
+        if cur.id != id || side == cur.ours {
+            return Ok(());
+        }
+        let plies = self.engine.game().moves().len() as u32;
+        let limit = self.engine.rules().options().ply_limit;
+        if accept_draw(cur.last_score, plies, limit) {
+            (self.log)(&format!("the {} offer a draw: accepting", Side::name(side)));
+            link.send(&format!("draw {id} accept"), self.log)
+                .map_err(Break::Dropped)?;
+        } else {
+            // Not answered: the 6.4.1 server drops the whole game on
+            // `draw <id> decline`, so a refusal is silence.
+            (self.log)(&format!(
+                "the {} offer a draw: not accepted (score {})",
+                Side::name(side),
+                cur.last_score
+                    .map_or("-".into(), |s| Score::from_search(s).to_string())
+            ));
+        }
+        Ok(())
     }
 
     /// Ends the current game; `true` when no more games are wanted.
